@@ -1,0 +1,773 @@
+"""Compile DSL trees into Python closures, checking every name and type against the definition.
+
+A compiled expression is an `X`: a function `f(s, e)` of the state and an environment list, its static type
+and, when it is a constant, its value. The environment is `[player, event_args, local slots...]`; each
+compiled unit (one effect, one action, one condition) allocates its own slots at compile time, so nothing is
+looked up by name during play.
+
+Types are strings: 'int', 'bool', 'str', 'player', 'piece', 'zone', 'map', 'none', 'any', and 'list:T'
+for lists of T. They exist to resolve `x.name` at load time and to report mistakes where they are written.
+"""
+
+from __future__ import annotations
+
+from lark import Token, Tree
+
+from .problems import did_you_mean
+
+LIMIT = 2 ** 53
+NOCONST = object()
+
+
+class CompileError(Exception):
+    """A mistake in DSL text, at (line, col) of that text."""
+
+    def __init__(self, message: str, node=None, hint: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+        meta = getattr(node, "meta", None) if isinstance(node, Tree) else None
+        if isinstance(node, Token):
+            self.line, self.col = node.line or 1, node.column or 1
+        elif meta is not None and not getattr(meta, "empty", True):
+            self.line, self.col = meta.line, meta.column
+        else:
+            self.line, self.col = 1, 1
+
+
+class RuleError(Exception):
+    """A rule failed while running (e.g. moving a piece into a full zone); names where it is written."""
+
+    def __init__(self, message: str, where: str | None = None):
+        super().__init__(f"{where}: {message}" if where else message)
+        self.message, self.where = message, where
+
+
+class X:
+    """A compiled expression."""
+
+    __slots__ = ("f", "t", "c")
+
+    def __init__(self, f, t, c=NOCONST):
+        self.f, self.t, self.c = f, t, c
+
+
+def const(v, t=None) -> X:
+    if t is None:
+        t = ("bool" if isinstance(v, bool) else "int" if isinstance(v, int) else
+             "str" if isinstance(v, str) else "none" if v is None else "list:any" if isinstance(v, list) else "any")
+    return X(lambda s, e, v=v: v, t, v)
+
+
+def elem_type(t: str) -> str | None:
+    """The type of the items of a collection type, or None if it is not a collection."""
+    if t == "zone":
+        return "piece"
+    if t.startswith("list:"):
+        return t[5:]
+    if t == "any":
+        return "any"
+    return None
+
+
+class Unit:
+    """One compiled text with its own environment; allocates local slots."""
+
+    def __init__(self, player: bool = True, event: tuple | None = None, effects: bool = False):
+        self.n = 2
+        self.player = player          # is `player` bound here
+        self.event = event            # the event's (names, types) in a hook, else None
+        self.effects = effects        # may effect functions be called
+
+    def slot(self) -> int:
+        self.n += 1
+        return self.n - 1
+
+
+class Scope:
+    def __init__(self, unit: Unit, parent: "Scope | None" = None):
+        self.unit = unit
+        self.parent = parent
+        self.names: dict[str, tuple] = {}   # name -> ('slot', i, type) | ('macro', X)
+
+    def lookup(self, name):
+        sc = self
+        while sc is not None:
+            if name in sc.names:
+                return sc.names[name]
+            sc = sc.parent
+        return None
+
+    def child(self) -> "Scope":
+        return Scope(self.unit, self)
+
+    def bind(self, name, t) -> int:
+        i = self.unit.slot()
+        self.names[name] = ("slot", i, t)
+        return i
+
+
+def _bounded(v):
+    if type(v) is int and not -LIMIT <= v <= LIMIT:
+        raise RuleError(f"integer {v} is beyond the limit of ±2**53")
+    return v
+
+
+class Compiler:
+    """Compiles expressions and statements for one game (`world` knows its names)."""
+
+    def __init__(self, world):
+        self.w = world
+        self.def_stack: list[str] = []
+
+    # ---------------------------------------------------------------- expressions
+    def expr(self, node, sc: Scope) -> X:
+        if isinstance(node, Token):
+            raise CompileError(f"unexpected {node.value!r}", node)
+        m = getattr(self, "x_" + node.data, None)
+        if m is None:
+            raise CompileError(f"unsupported expression ({node.data})", node)
+        return m(node, sc)
+
+    def x_number(self, n, sc):
+        return const(_bounded(int(n.children[0])), "int")
+
+    def x_string(self, n, sc):
+        return const(n.children[0][1:-1], "str")
+
+    def x_list_(self, n, sc):
+        items = [self.expr(c, sc) for c in n.children]
+        t = items[0].t if items and all(i.t == items[0].t for i in items) else "any"
+        if all(i.c is not NOCONST for i in items):
+            return const([i.c for i in items], "list:" + t)
+        fs = [i.f for i in items]
+        return X(lambda s, e: [f(s, e) for f in fs], "list:" + t)
+
+    def x_name(self, n, sc):
+        name = str(n.children[0])
+        return self.name(name, n, sc)
+
+    def name(self, name, node, sc) -> X:
+        b = sc.lookup(name)
+        if b is not None:
+            if b[0] == "slot":
+                i = b[1]
+                return X(lambda s, e: e[i], b[2])
+            return b[1]
+        w = self.w
+        if name == "player":
+            if not sc.unit.player:
+                raise CompileError("'player' is not bound here (no acting player)", node)
+            return X(lambda s, e: e[0], "player")
+        if name == "event":
+            raise CompileError("'event' is used only as event.NAME, in a hook", node)
+        if name in ("none", "true", "false"):
+            return const({"none": None, "true": True, "false": False}[name])
+        if name == "players":
+            return X(lambda s, e: range(s.n), "list:player")
+        if name == "player_count":
+            return X(lambda s, e: s.n, "int")
+        if name == "pieces":
+            return X(lambda s, e: range(len(s.types)), "list:piece")
+        if name in w.gvars:
+            slot, t = w.gvars[name]
+            return X(lambda s, e: s.g[slot], t)
+        if name in w.tables:
+            return self.table(name)
+        if name in w.gzones:
+            z = w.gzones[name]
+            return const(z, "zone")
+        if name in w.kinds:
+            return const(list(w.kinds[name]), "list:str")
+        if name in w.kind_values or name in w.types or name in w.phases:
+            return const(name, "str")
+        if name in w.pzones:
+            raise CompileError(f"'{name}' is a player zone: write player.{name} or p.{name}", node)
+        if name in w.pvars:
+            raise CompileError(f"'{name}' is a player var: write player.{name} or p.{name}", node)
+        if name == "option":
+            raise CompileError("write option.NAME", node)
+        raise CompileError(f"unknown name '{name}'", node, did_you_mean(name, self.known_names(sc)))
+
+    def known_names(self, sc):
+        names = set()
+        s = sc
+        while s is not None:
+            names.update(s.names)
+            s = s.parent
+        w = self.w
+        names.update(w.gvars, w.tables, w.gzones, w.kinds, w.kind_values, w.types, w.phases)
+        names.update(("player", "players", "player_count", "none", "true", "false", "pieces", "option"))
+        return names
+
+    def table(self, name):
+        value, by_players = self.w.tables[name]
+        t = _value_type(next(iter(value.values())) if by_players and value else value)
+        if by_players:
+            return X(lambda s, e: value[s.n], t)
+        return const(value, t)
+
+    def x_attr(self, n, sc):
+        base, name_tok = n.children
+        name = str(name_tok)
+        w = self.w
+        if isinstance(base, Tree) and base.data == "name":
+            bname = str(base.children[0])
+            if bname == "option" and sc.lookup("option") is None:
+                if name not in w.options:
+                    raise CompileError(f"unknown option '{name}'", name_tok, did_you_mean(name, w.options))
+                opt = name
+                return X(lambda s, e: s.opts[opt], _value_type(w.options[name].get("default")))
+            if bname == "event" and sc.lookup("event") is None:
+                ev = sc.unit.event
+                if ev is None:
+                    raise CompileError("'event' is bound only in a hook", base)
+                names, types = ev
+                if name not in names:
+                    raise CompileError(f"the event has no argument '{name}'", name_tok, did_you_mean(name, names))
+                i = names.index(name)
+                return X(lambda s, e: e[1][i], types[i])
+        b = self.expr(base, sc)
+        return self.attribute(b, name, name_tok)
+
+    def attribute(self, b: X, name: str, tok) -> X:
+        w = self.w
+        bf = b.f
+        if b.t == "player":
+            if name in w.pvars:
+                slot, t = w.pvars[name]
+                return X(lambda s, e: s.p[bf(s, e)][slot], t)
+            if name in w.pzones:
+                off = w.pzones[name]
+                G, PZ = w.layout.G, w.layout.PZ
+                return X(lambda s, e: G + bf(s, e) * PZ + off, "zone")
+            if name in w.params:
+                return X(w.param_fn(name, bf), w.param_type(name))
+            raise CompileError(f"a player has no var, zone or parameter '{name}'", tok,
+                               did_you_mean(name, list(w.pvars) + list(w.pzones) + list(w.params)))
+        if b.t == "piece" or b.t == "any":
+            if name == "type":
+                return X(lambda s, e: s.types[bf(s, e)], "str")
+            if name == "class":
+                cls = w.class_of
+                return X(lambda s, e: cls[s.types[bf(s, e)]], "str")
+            if name in w.fields:
+                col, t = w.fields[name]
+                return X(lambda s, e: s.fields[col][bf(s, e)], t)
+            if name in w.props:
+                table = w.props[name]
+                t = w.prop_types[name]
+                return X(lambda s, e: table[s.types[bf(s, e)]], t)
+            if b.t == "piece":
+                raise CompileError(f"a piece has no field or property '{name}'", tok,
+                                   did_you_mean(name, ["type", "class"] + list(w.fields) + list(w.props)))
+        raise CompileError(f"'.{name}' on a value of type {b.t}", tok)
+
+    def x_index(self, n, sc):
+        base, key = n.children
+        b = self.expr(base, sc)
+        k = self.expr(key, sc)
+        bf, kf = b.f, k.f
+        if b.t == "map":
+            def f(s, e):
+                d = bf(s, e)
+                key = kf(s, e)
+                try:
+                    return d[key]
+                except KeyError:
+                    raise RuleError(f"{key!r} is not a key of this map (keys: {', '.join(map(str, d))})") from None
+            return X(f, "int")
+        if b.t.startswith("list:") or b.t == "any" or b.t.startswith("table"):
+            et = b.t[5:] if b.t.startswith("list:") else "any"
+
+            def g(s, e):
+                try:
+                    return bf(s, e)[kf(s, e)]
+                except (KeyError, IndexError, TypeError) as ex:
+                    raise RuleError(f"no entry {kf(s, e)!r} ({type(ex).__name__})") from None
+            return X(g, et)
+        raise CompileError(f"cannot index a value of type {b.t}", n)
+
+    def x_neg(self, n, sc):
+        a = self.num(n.children[0], sc)
+        if a.c is not NOCONST:
+            return const(-a.c, "int")
+        f = a.f
+        return X(lambda s, e: -f(s, e), "int")
+
+    def num(self, node, sc) -> X:
+        x = self.expr(node, sc)
+        if x.t not in ("int", "any", "bool"):
+            hint = None
+            if x.t == "table" and isinstance(x.c, dict) and set(self.w.player_counts) <= set(x.c):
+                hint = "a table indexed by the player count is written {by_players: {3: ..., 4: ...}}"
+            raise CompileError(f"expected a number, got a {x.t}", node, hint)
+        return x
+
+    def x_binop(self, n, sc):
+        a = self.num(n.children[0], sc)
+        op = str(n.children[1])
+        b = self.num(n.children[2], sc)
+        af, bf = a.f, b.f
+        if op == "+":
+            f = lambda s, e: af(s, e) + bf(s, e)
+        elif op == "-":
+            f = lambda s, e: af(s, e) - bf(s, e)
+        elif op == "*":
+            f = lambda s, e: _bounded(af(s, e) * bf(s, e))
+        else:
+            def f(s, e, op=op):
+                d = bf(s, e)
+                if d == 0:
+                    raise RuleError("division by zero")
+                return af(s, e) // d if op == "//" else af(s, e) % d
+        if a.c is not NOCONST and b.c is not NOCONST:
+            return const(f(None, None), "int")
+        return X(f, "int")
+
+    def x_compare(self, n, sc):
+        a = self.expr(n.children[0], sc)
+        op = str(n.children[1])
+        b = self.expr(n.children[2], sc)
+        if op not in ("==", "!=") and (a.t not in ("int", "any") or b.t not in ("int", "any")):
+            raise CompileError(f"'{op}' compares numbers, not {a.t} and {b.t}", n)
+        self.check_comparable(a, b, n)
+        af, bf = a.f, b.f
+        f = {
+            "==": lambda s, e: af(s, e) == bf(s, e),
+            "!=": lambda s, e: af(s, e) != bf(s, e),
+            "<": lambda s, e: af(s, e) < bf(s, e),
+            "<=": lambda s, e: af(s, e) <= bf(s, e),
+            ">": lambda s, e: af(s, e) > bf(s, e),
+            ">=": lambda s, e: af(s, e) >= bf(s, e),
+        }[op]
+        return X(f, "bool")
+
+    def check_comparable(self, a: X, b: X, node):
+        """Catch `x.type == 'univrsity'`: a string constant compared must be a known name."""
+        for x, y in ((a, b), (b, a)):
+            if x.t == "str" and y.c is not NOCONST and isinstance(y.c, str):
+                w = self.w
+                if y.c not in w.all_strings:
+                    raise CompileError(f"'{y.c}' is not a kind value, component type or phase", node,
+                                       did_you_mean(y.c, w.all_strings))
+
+    def x_in_(self, n, sc, negate=False):
+        a = self.expr(n.children[0], sc)
+        b = self.expr(n.children[1], sc)
+        af, bf = a.f, b.f
+        if b.t == "zone":
+            f = lambda s, e: s.loc[af(s, e)] == bf(s, e)
+        elif b.t.startswith("list:") or b.t == "any":
+            f = lambda s, e: af(s, e) in bf(s, e)
+        else:
+            raise CompileError(f"'in' needs a zone or a list, got a {b.t}", n.children[1])
+        if negate:
+            g = f
+            return X(lambda s, e: not g(s, e), "bool")
+        return X(f, "bool")
+
+    def x_not_in(self, n, sc):
+        return self.x_in_(n, sc, negate=True)
+
+    def x_and_(self, n, sc):
+        a = self.expr(n.children[0], sc)
+        b = self.expr(n.children[1], sc)
+        af, bf = a.f, b.f
+        return X(lambda s, e: af(s, e) and bf(s, e), "bool" if a.t == b.t == "bool" else b.t)
+
+    def x_or_(self, n, sc):
+        a = self.expr(n.children[0], sc)
+        b = self.expr(n.children[1], sc)
+        af, bf = a.f, b.f
+        return X(lambda s, e: af(s, e) or bf(s, e), "bool" if a.t == b.t == "bool" else b.t)
+
+    def x_not_(self, n, sc):
+        a = self.expr(n.children[0], sc)
+        af = a.f
+        return X(lambda s, e: not af(s, e), "bool")
+
+    def x_ternary(self, n, sc):
+        a = self.expr(n.children[0], sc)
+        c = self.expr(n.children[1], sc)
+        b = self.expr(n.children[2], sc)
+        af, cf, bf = a.f, c.f, b.f
+        t = a.t if a.t == b.t or b.t == "none" else b.t if a.t == "none" else "any"
+        return X(lambda s, e: af(s, e) if cf(s, e) else bf(s, e), t)
+
+    def x_call(self, n, sc):
+        name_tok = n.children[0]
+        name = str(name_tok)
+        args = n.children[1:]
+        if name in self.w.defs:
+            return self.inline_def(name, args, sc, n)
+        from .vocabulary import FUNCTIONS
+        fn = FUNCTIONS.get(name)
+        if fn is None:
+            raise CompileError(f"unknown function '{name}'", name_tok,
+                               did_you_mean(name, list(FUNCTIONS) + list(self.w.defs)))
+        if fn.effect and not sc.unit.effects:
+            raise CompileError(f"'{name}' changes the state: it may be used in an effect only", name_tok)
+        if not fn.min_args <= len(args) <= fn.max_args:
+            want = str(fn.min_args) if fn.min_args == fn.max_args else f"{fn.min_args} to {fn.max_args}"
+            raise CompileError(f"{name}() takes {want} argument(s), got {len(args)}", n)
+        compiled = []
+        for i, a in enumerate(args):
+            if i in fn.refs:
+                compiled.append(self.ref(a, sc))
+            else:
+                compiled.append(self.expr(a, sc))
+        return fn.build(self, compiled, n)
+
+    def inline_def(self, name, args, sc, node):
+        params, body, where = self.w.defs[name]
+        if name in self.def_stack:
+            raise CompileError(f"def '{name}' calls itself (defs may not recurse: " +
+                               " -> ".join(self.def_stack + [name]) + ")", node)
+        if len(args) != len(params):
+            raise CompileError(f"{name}() takes {len(params)} argument(s) ({', '.join(params)}), got {len(args)}", node)
+        # Arguments are evaluated once, into fresh slots, then the body reads them (call by value).
+        compiled = [self.expr(a, sc) for a in args]
+        inner = Scope(sc.unit, None)
+        slots = []
+        for p, x in zip(params, compiled):
+            if x.c is not NOCONST:
+                inner.names[p] = ("macro", x)
+            else:
+                slots.append((inner.bind(p, x.t), x.f))
+        self.def_stack.append(name)
+        try:
+            body_x = self.expr(body, inner)
+        except CompileError as ex:
+            ex.message = f"in def '{name}' ({where}): {ex.message}"
+            ex.line, ex.col = getattr(node.meta, "line", 1), getattr(node.meta, "column", 1)
+            raise
+        finally:
+            self.def_stack.pop()
+        bf = body_x.f
+        if not slots:
+            return body_x
+        if len(slots) == 1:
+            (i, af), = slots
+
+            def f1(s, e):
+                e[i] = af(s, e)
+                return bf(s, e)
+            return X(f1, body_x.t)
+
+        def f(s, e):
+            for i, af in slots:
+                e[i] = af(s, e)
+            return bf(s, e)
+        return X(f, body_x.t)
+
+    def x_call_gen(self, n, sc):
+        name_tok, gen = n.children
+        name = str(name_tok)
+        from .vocabulary import AGGREGATES
+        agg = AGGREGATES.get(name)
+        if agg is None:
+            raise CompileError(f"'{name}' does not take a generator (one of: {', '.join(AGGREGATES)})",
+                               name_tok)
+        el_node, var_tok, coll_node = gen.children[:3]
+        cond_node = gen.children[3] if len(gen.children) > 3 else None
+        coll = self.expr(coll_node, sc)
+        et = elem_type(coll.t)
+        if et is None:
+            raise CompileError(f"cannot iterate over a {coll.t}", coll_node)
+        inner = sc.child()
+        slot = inner.bind(str(var_tok), et)
+        el = self.expr(el_node, inner)
+        cond = self.expr(cond_node, inner) if cond_node is not None else None
+        return agg(coll, slot, el, cond, n)
+
+    # ---------------------------------------------------------------- references (assignable)
+    def ref(self, node, sc):
+        """(get, set, type) for an assignable place."""
+        if isinstance(node, Tree) and node.data == "name":
+            name = str(node.children[0])
+            b = sc.lookup(name)
+            if b is not None and b[0] == "slot":
+                i = b[1]
+
+                def setl(s, e, v):
+                    e[i] = v
+                return (lambda s, e: e[i], setl, b[2])
+            w = self.w
+            if name in w.gvars:
+                slot, t = w.gvars[name]
+                lo = w.gvar_min.get(name)
+
+                def setg(s, e, v):
+                    if lo is not None and v < lo:
+                        raise RuleError(f"{name} would become {v} (below {lo})")
+                    s.g[slot] = _bounded(v)
+                return (lambda s, e: s.g[slot], setg, t)
+            raise CompileError(f"'{name}' is not a var that can be set", node,
+                               did_you_mean(name, list(w.gvars) + list(sc.names)))
+        if isinstance(node, Tree) and node.data == "attr":
+            base, tok = node.children
+            name = str(tok)
+            b = self.expr(base, sc)
+            bf = b.f
+            w = self.w
+            if b.t == "player" and name in w.pvars:
+                slot, t = w.pvars[name]
+                lo = w.pvar_min.get(name)
+
+                def setp(s, e, v):
+                    if lo is not None and v < lo:
+                        raise RuleError(f"player {bf(s, e) + 1}'s {name} would become {v} (below {lo})")
+                    s.p[bf(s, e)][slot] = _bounded(v)
+                return (lambda s, e: s.p[bf(s, e)][slot], setp, t)
+            if b.t in ("piece", "any") and name in w.fields:
+                col, t = w.fields[name]
+                lo = w.field_min.get(name)
+
+                def setf(s, e, v):
+                    if lo is not None and v < lo:
+                        raise RuleError(f"field {name} would become {v} (below {lo})")
+                    s.fields[col][bf(s, e)] = _bounded(v)
+                return (lambda s, e: s.fields[col][bf(s, e)], setf, t)
+            raise CompileError(f"'{name}' cannot be set here (only vars and piece fields can)", tok)
+        if isinstance(node, Tree) and node.data == "index":
+            base, key = node.children
+            b = self.expr(base, sc)
+            if b.t != "map":
+                raise CompileError(f"only a map entry can be set by index, not a {b.t}", node)
+            k = self.expr(key, sc)
+            bf, kf = b.f, k.f
+            lo = self.map_min(base)
+
+            def getm(s, e):
+                d = bf(s, e)
+                key = kf(s, e)
+                if key not in d:
+                    raise RuleError(f"{key!r} is not a key of this map (keys: {', '.join(map(str, d))})")
+                return d[key]
+
+            def setm(s, e, v):
+                d = bf(s, e)
+                key = kf(s, e)
+                if key not in d:
+                    raise RuleError(f"{key!r} is not a key of this map (keys: {', '.join(map(str, d))})")
+                if lo is not None and v < lo:
+                    raise RuleError(f"{key} would become {v} (below {lo})")
+                d[key] = _bounded(v)
+            return (getm, setm, "int")
+        raise CompileError("this cannot be assigned to", node)
+
+    def map_min(self, base):
+        """The lower bound of a map var (resources never go below 0)."""
+        w = self.w
+        if isinstance(base, Tree):
+            if base.data == "name":
+                return w.gvar_min.get(str(base.children[0]))
+            if base.data == "attr":
+                name = str(base.children[1])
+                if name in w.pvar_min:
+                    return w.pvar_min.get(name)
+                return w.field_min.get(name)
+        return None
+
+    # ---------------------------------------------------------------- statements
+    def stmts(self, tree, sc: Scope, where: str):
+        """Compile a `start_stmts` tree into one function f(s, e)."""
+        fns = []
+        for c in tree.children:
+            fns.extend(self.stmt(c, sc, where))
+        return _block(fns)
+
+    def stmt(self, node, sc, where):
+        kind = node.data
+        if kind == "simple_stmt":
+            out = []
+            for c in node.children:
+                out.append(self._located(self.small(c, sc), c, where))
+            return out
+        if kind == "if_stmt":
+            return [self.if_stmt(node, sc, where)]
+        if kind == "for_stmt":
+            return [self._located(self.for_stmt(node, sc, where), node, where)]
+        raise CompileError(f"unsupported statement ({kind})", node)
+
+    def _located(self, f, node, where):
+        line = getattr(node.meta, "line", 1) if isinstance(node, Tree) else 1
+        loc = f"{where}, line {line}"
+
+        def run(s, e):
+            try:
+                f(s, e)
+            except RuleError as ex:
+                if ex.where is None:
+                    raise RuleError(ex.message, loc) from None
+                raise
+            except (TypeError, KeyError, IndexError, AttributeError, ValueError) as ex:
+                raise RuleError(f"{type(ex).__name__}: {ex}", loc) from None
+        return run
+
+    def suite(self, node, sc, where):
+        fns = []
+        for c in node.children:
+            fns.extend(self.stmt(c, sc, where))
+        return _block(fns)
+
+    def small(self, node, sc):
+        kind = node.data
+        if kind == "pass_stmt":
+            return lambda s, e: None
+        if kind == "expr_stmt":
+            x = self.expr(node.children[0], sc)
+            f = x.f
+            return f
+        if kind == "assign":
+            target, value = node.children
+            v = self.expr(value, sc)
+            vf = v.f
+            if (isinstance(target, Tree) and target.data == "name" and sc.lookup(str(target.children[0])) is None
+                    and str(target.children[0]) not in self.w.gvars):
+                name = str(target.children[0])
+                if name in self.w.reserved_names or name in ("player", "players", "event", "option"):
+                    raise CompileError(f"'{name}' is a name of the game: choose another local name", target)
+                i = sc.bind(name, v.t)
+
+                def setlocal(s, e):
+                    e[i] = vf(s, e)
+                return setlocal
+            get, set_, t = self.ref(target, sc)
+            self.check_assign(t, v, value)
+            return lambda s, e: set_(s, e, vf(s, e))
+        if kind == "augassign":
+            target, op, value = node.children
+            get, set_, t = self.ref(target, sc)
+            if t not in ("int", "any"):
+                raise CompileError(f"'{op}' needs a number, this is a {t}", target)
+            v = self.num(value, sc)
+            vf = v.f
+            if str(op) == "+=":
+                return lambda s, e: set_(s, e, get(s, e) + vf(s, e))
+            return lambda s, e: set_(s, e, get(s, e) - vf(s, e))
+        if kind == "emit":
+            name_tok = node.children[0]
+            name = str(name_tok)
+            ev = self.w.events.get(name)
+            if ev is None:
+                raise CompileError(f"unknown event '{name}'", name_tok, did_you_mean(name, self.w.events))
+            args = [self.expr(a, sc) for a in node.children[1:]]
+            names, types = ev
+            if len(args) != len(names):
+                raise CompileError(f"event {name} has {len(names)} argument(s) ({', '.join(names)}), "
+                                   f"got {len(args)}", node)
+            fs = [a.f for a in args]
+
+            def emit(s, e):
+                s.ev.append((name, tuple(f(s, e) for f in fs)))
+            return emit
+        raise CompileError(f"unsupported statement ({kind})", node)
+
+    def check_assign(self, t, v: X, node):
+        if t in ("any",) or v.t in ("any", "none") or t == v.t:
+            return
+        if {t, v.t} in ({"int", "bool"}, {"int", "player"}):
+            return
+        if t.startswith("list:") and v.t.startswith("list:"):
+            return
+        raise CompileError(f"cannot assign a {v.t} to a {t}", node)
+
+    def if_stmt(self, node, sc, where):
+        branches = []
+        ch = node.children
+        cond = self.expr(ch[0], sc)
+        branches.append((cond.f, self.suite(ch[1], sc, where)))
+        otherwise = None
+        for c in ch[2:]:
+            if c.data == "elif_clause":
+                cx = self.expr(c.children[0], sc)
+                branches.append((cx.f, self.suite(c.children[1], sc, where)))
+            else:
+                otherwise = self.suite(c.children[0], sc, where)
+        line = getattr(node.meta, "line", 1)
+        loc = f"{where}, line {line}"
+
+        def run(s, e):
+            try:
+                for cf, body in branches:
+                    if cf(s, e):
+                        body(s, e)
+                        return
+            except RuleError as ex:
+                if ex.where is None:
+                    raise RuleError(ex.message, loc) from None
+                raise
+            except (TypeError, KeyError, IndexError, AttributeError, ValueError) as ex:
+                raise RuleError(f"{type(ex).__name__}: {ex}", loc) from None
+            if otherwise is not None:
+                otherwise(s, e)
+        return run
+
+    def for_stmt(self, node, sc, where):
+        var_tok, coll_node, body_node = node.children
+        coll = self.expr(coll_node, sc)
+        et = elem_type(coll.t)
+        if et is None:
+            raise CompileError(f"cannot iterate over a {coll.t}", coll_node)
+        inner = sc.child()
+        i = inner.bind(str(var_tok), et)
+        body = self.suite(body_node, inner, where)
+        cf = coll.f
+        if coll.t == "zone":
+            zf = cf
+            cf = lambda s, e: s.zones[zf(s, e)]
+        budget = self.w.step_budget
+
+        def run(s, e):
+            items = cf(s, e)
+            for v in (tuple(items) if type(items) is list else items):
+                s.budget += 1
+                if s.budget > budget:
+                    raise RuleError(f"an effect ran more than {budget} loop steps")
+                e[i] = v
+                body(s, e)
+        return run
+
+
+def _block(fns):
+    if not fns:
+        return lambda s, e: None
+    if len(fns) == 1:
+        return fns[0]
+    if len(fns) == 2:
+        a, b = fns
+
+        def run2(s, e):
+            a(s, e)
+            b(s, e)
+        return run2
+    fns = tuple(fns)
+
+    def run(s, e):
+        for f in fns:
+            f(s, e)
+    return run
+
+
+def _value_type(v) -> str:
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, int):
+        return "int"
+    if isinstance(v, str):
+        return "str"
+    if v is None:
+        return "any"
+    if isinstance(v, list):
+        if v and all(isinstance(x, bool) for x in v):
+            return "list:bool"
+        if v and all(isinstance(x, int) and not isinstance(x, bool) for x in v):
+            return "list:int"
+        if v and all(isinstance(x, str) for x in v):
+            return "list:str"
+        return "list:any"
+    if isinstance(v, dict):
+        return "table"
+    return "any"

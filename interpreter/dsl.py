@@ -1,0 +1,111 @@
+"""Parse DSL text (expressions and statements) with the Lark grammar in grammar/dsl.lark.
+
+The parser is built once per process. Syntax errors become `DslSyntaxError` with a 1-based line and column
+inside the text, which the caller maps to the YAML file (see `loader.Document.locate_in_scalar`).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from lark import Lark, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.indenter import Indenter
+
+from .resources import data_dir
+
+KEYWORDS = {"if", "elif", "else", "for", "in", "not", "and", "or", "emit", "pass"}
+
+
+class DslSyntaxError(Exception):
+    """A syntax error at (line, col) of a DSL text."""
+
+    def __init__(self, message: str, line: int, col: int):
+        super().__init__(message)
+        self.message, self.line, self.col = message, line, col
+
+
+class _Indent(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+
+@lru_cache(maxsize=1)
+def parser() -> Lark:
+    text = (data_dir("grammar") / "dsl.lark").read_text(encoding="utf-8")
+    return Lark(text, parser="lalr", start=["start_expr", "start_stmts"], postlex=_Indent(),
+                propagate_positions=True, maybe_placeholders=False)
+
+
+_TOKEN_WORDS = {
+    "NAME": "a name", "INT": "a number", "STRING": "a string", "COMPOP": "a comparison",
+    "ADDOP": "'+' or '-'", "MULOP": "'*', '//' or '%'", "AUGOP": "'+=' or '-='", "_NL": "end of line",
+    "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COMMA": "','", "DOT": "'.'",
+    "COLON": "':'", "EQUAL": "'='", "SEMICOLON": "';'", "_INDENT": "an indented block",
+    "_DEDENT": "the end of a block", "$END": "the end of the text", "MINUS": "'-'",
+}
+
+
+def _expected(ex: UnexpectedInput) -> str:
+    names = sorted(getattr(ex, "expected", None) or getattr(ex, "allowed", None) or [])
+    words = []
+    for n in names:
+        if n.startswith("__ANON"):
+            continue
+        w = _TOKEN_WORDS.get(n)
+        if w is None:
+            w = "'" + n.lower() + "'" if n.isupper() and n.lower() in KEYWORDS else n
+        if w not in words:
+            words.append(w)
+    if not words:
+        return ""
+    if len(words) > 8:
+        words = words[:8] + ["..."]
+    return "expected " + ", ".join(words)
+
+
+def _fail(ex: UnexpectedInput, text: str) -> DslSyntaxError:
+    line = getattr(ex, "line", 1) or 1
+    col = getattr(ex, "column", 1) or 1
+    if isinstance(ex, UnexpectedToken):
+        tok = ex.token
+        if tok.type == "$END":
+            what = "unexpected end of text"
+            lines = text.rstrip("\n").split("\n")
+            line, col = len(lines), len(lines[-1]) + 1
+        elif tok.type == "_NL":
+            what = "unexpected end of line"
+        else:
+            what = f"unexpected {tok.value!r}"
+            if tok.value in KEYWORDS:
+                what += f" ('{tok.value}' is a keyword)"
+    elif isinstance(ex, UnexpectedCharacters):
+        what = f"unexpected character {text[ex.pos_in_stream]!r}" if ex.pos_in_stream < len(text) else "unexpected character"
+    elif isinstance(ex, UnexpectedEOF):
+        what = "unexpected end of text"
+    else:
+        what = "syntax error"
+    exp = _expected(ex)
+    return DslSyntaxError(what + ("; " + exp if exp else ""), line, col)
+
+
+def parse_expr(text: str) -> Tree:
+    """The tree of one expression; newlines inside are treated as spaces."""
+    flat = text.replace("\n", " ").replace("\r", " ")
+    try:
+        return parser().parse(flat, start="start_expr").children[0]
+    except UnexpectedInput as ex:
+        raise _fail(ex, flat) from None
+
+
+def parse_stmts(text: str) -> Tree:
+    """The tree of a block of statements (Python-like indentation)."""
+    src = text if text.endswith("\n") else text + "\n"
+    try:
+        return parser().parse(src, start="start_stmts")
+    except UnexpectedInput as ex:
+        raise _fail(ex, src) from None

@@ -1,0 +1,453 @@
+"""The turn-and-phase machine.
+
+A game's flow is a tree of nodes (sequence, effect, step, call, if, repeat, each_player), compiled once into
+a node table. A running game keeps a stack of frames `[node, player, event, a, b, c, d]` in its state: the
+stack is the position in the flow, so it is saved, loaded and copied with the rest of the state.
+
+`advance` runs the flow until a step offers a non-empty menu (a decision) or the stack is empty (the end).
+Effects may `emit` events; after each effect, the hooks listening to those events push their own flows.
+"""
+
+from __future__ import annotations
+
+from .compiler import CompileError, RuleError, Scope, Unit
+from .world import label_of
+
+SEQ, EFFECT, STEP, CALL, IF, REPEAT, EACH = range(7)
+DEFAULT_MAX = 1000
+ADVANCE_GUARD = 200_000
+
+
+class Node:
+    __slots__ = ("id", "kind", "children", "fn", "nslots", "cond", "cond_n", "extra", "step", "label",
+                 "path", "phase")
+
+    def __init__(self, kind, path):
+        self.kind = kind
+        self.path = path
+        self.children = ()
+        self.fn = None
+        self.nslots = 2
+        self.cond = None
+        self.cond_n = 2
+        self.extra = None
+        self.step = None
+        self.label = None
+        self.phase = None
+
+
+class Action:
+    """One action of a step: parameters with their domains, a condition, an effect and a label."""
+
+    __slots__ = ("name", "step", "params", "cond", "effect", "nslots", "label", "is_pass", "cond_text",
+                 "path")
+
+
+class Step:
+    __slots__ = ("id", "label", "actions", "cond", "cond_n", "optional", "pass_action", "path")
+
+    def menu(self, s, player, event):
+        """Every legal (action, values) for `player` now."""
+        if self.cond is not None:
+            e = [player, event] + [None] * (self.cond_n - 2)
+            if not self.cond(s, e):
+                return []
+        out = []
+        for act in self.actions:
+            e = [player, event] + [None] * (act.nslots - 2)
+            params = act.params
+            if not params:
+                if act.cond is None or act.cond(s, e):
+                    out.append((act, ()))
+                continue
+            _enumerate(s, e, act, params, 0, (), out)
+        if self.optional and out and self.pass_action is not None:
+            out.append((self.pass_action, ()))
+        return out
+
+
+def _enumerate(s, e, act, params, i, vals, out):
+    name, slot, dom, distinct = params[i]
+    items = dom(s, e)
+    if distinct:
+        seen = set()
+        fields = s.fields
+        types = s.types
+    last = i == len(params) - 1
+    for v in (items if type(items) is not list else tuple(items)):
+        if distinct:
+            sig = (types[v],) + tuple(str(c[v]) if type(c[v]) is dict else c[v] for c in fields)
+            if sig in seen:
+                continue
+        e[slot] = v
+        if last:
+            if act.cond is None or act.cond(s, e):
+                out.append((act, vals + (v,)))
+                if distinct:
+                    seen.add(sig)
+        else:
+            n0 = len(out)
+            _enumerate(s, e, act, params, i + 1, vals + (v,), out)
+            if distinct and len(out) > n0:
+                seen.add(sig)
+
+
+class FlowCompiler:
+    """Compiles the `flow`, `phases`, `steps` and `hooks` sections into the node table."""
+
+    def __init__(self, world):
+        self.w = world
+        self.nodes: list[Node] = []
+        self.phase_root: dict[str, int] = {}
+        self.steps: dict[tuple, Step] = {}
+        self.hooks: dict[str, list] = {}
+        self.step_defs = world.d["steps"]
+
+    def add(self, node: Node) -> int:
+        node.id = len(self.nodes)
+        self.nodes.append(node)
+        return node.id
+
+    def compile_all(self):
+        w = self.w
+        d = w.d
+        # phases first get ids so calls can refer to them in any order
+        pending = []
+        for name, ph in d["phases"].items():
+            holder = Node(SEQ, ("phases", name))
+            holder.label = label_of(ph, name)
+            holder.phase = name
+            self.phase_root[name] = self.add(holder)
+            pending.append((name, ph, holder))
+        for name, ph, holder in pending:
+            body = ph.get("flow") if isinstance(ph, dict) else None
+            if body is None:
+                w.error(f"phase '{name}' has no flow", ("phases", name))
+                continue
+            child = self.node(body, ("phases", name, "flow"), None)
+            holder.children = (child,) if child is not None else ()
+        root = self.node(d["flow"], ("flow",), None) if d["flow"] is not None else None
+        if root is None and d["flow"] is None:
+            w.error("the game has no flow", ("game",), "add a top-level 'flow:' section")
+        self.root = root
+        for hid, h in d["hooks"].items():
+            self.hook(hid, h)
+        for sid in self.step_defs:
+            if not any(k[0] == sid for k in self.steps):
+                self.step(sid, None, ("steps", sid))  # compile unused steps too: their mistakes matter
+        return root
+
+    # ------------------------------------------------------------ flow nodes
+    def unit(self, event):
+        return Unit(player=True, event=self.w.events.get(event) if event else None, effects=True)
+
+    def expr(self, text, path, event, want=None):
+        u = Unit(player=True, event=self.w.events.get(event) if event else None)
+        x = self.w.compile_expr(text, path, u, want=want)
+        return (x.f, u.n) if x is not None else (None, 2)
+
+    def node(self, raw, path, event) -> int | None:
+        w = self.w
+        if isinstance(raw, list):
+            n = Node(SEQ, path)
+            kids = [self.node(c, path + (i,), event) for i, c in enumerate(raw)]
+            n.children = tuple(k for k in kids if k is not None)
+            return self.add(n)
+        if not isinstance(raw, dict):
+            w.error("a flow node is a list or a mapping (effect, step, call, if, repeat, each_player)", path)
+            return None
+        keys = set(raw) - {"label", "source", "provisional", "note"}
+        if "effect" in keys:
+            n = Node(EFFECT, path)
+            u = self.unit(event)
+            n.fn = w.compile_stmts(raw["effect"], path + ("effect",), u)
+            n.nslots = u.n
+            n.label = label_of(raw, "") if "label" in raw else None
+            return self.add(n)
+        if "step" in keys:
+            n = Node(STEP, path)
+            sid = raw["step"]
+            if sid not in self.step_defs:
+                from .problems import did_you_mean
+                w.error(f"unknown step '{sid}'", path + ("step",), did_you_mean(sid, self.step_defs))
+                return None
+            n.step = self.step(sid, event, ("steps", sid))
+            return self.add(n)
+        if "call" in keys:
+            n = Node(CALL, path)
+            target = raw["call"]
+            if isinstance(target, str) and target in self.phase_root:
+                n.extra = self.phase_root[target]
+            else:
+                n.cond, n.cond_n = self.expr(target, path + ("call",), event)
+            return self.add(n)
+        if "if" in keys:
+            n = Node(IF, path)
+            n.cond, n.cond_n = self.expr(raw["if"], path + ("if",), event, want="bool")
+            t = self.node(raw["then"], path + ("then",), event) if "then" in raw else None
+            e = self.node(raw["else"], path + ("else",), event) if "else" in raw else None
+            n.children = (t, e)
+            return self.add(n)
+        if "repeat" in keys:
+            n = Node(REPEAT, path)
+            body = self.node(raw["repeat"], path + ("repeat",), event)
+            n.children = (body,)
+            until = self.expr(raw["until"], path + ("until",), event, "bool") if "until" in raw else (None, 2)
+            whl = self.expr(raw["while"], path + ("while",), event, "bool") if "while" in raw else (None, 2)
+            n.extra = (until, whl, int(raw.get("max", DEFAULT_MAX)))
+            return self.add(n)
+        if "each_player" in keys:
+            n = Node(EACH, path)
+            body = self.node(raw["each_player"], path + ("each_player",), event)
+            n.children = (body,)
+            frm = self.expr(raw["from"], path + ("from",), event) if "from" in raw else (None, 2)
+            direction = raw.get("direction", "clockwise")
+            if direction not in ("clockwise", "counterclockwise"):
+                w.error(f"direction must be clockwise or counterclockwise, not '{direction}'",
+                        path + ("direction",))
+            mode = raw.get("until", "once")
+            if mode not in ("once", "all_pass"):
+                w.error(f"each_player until must be 'once' or 'all_pass', not '{mode}'", path + ("until",))
+            n.extra = (frm, 1 if direction == "clockwise" else -1, mode, int(raw.get("max", DEFAULT_MAX)))
+            return self.add(n)
+        w.error("a flow node needs one of: effect, step, call, if, repeat, each_player", path)
+        return None
+
+    # ------------------------------------------------------------ steps and actions
+    def step(self, sid, event, path) -> Step:
+        key = (sid, event)
+        if key in self.steps:
+            return self.steps[key]
+        w = self.w
+        raw = self.step_defs[sid] or {}
+        st = Step()
+        st.id = sid
+        st.path = path
+        st.label = label_of(raw, sid)
+        st.optional = bool(raw.get("optional", False))
+        self.steps[key] = st
+        st.cond, st.cond_n = self.expr(raw["if"], path + ("if",), event, "bool") if "if" in raw else (None, 2)
+        st.actions = []
+        for aid, araw in (raw.get("actions") or {}).items():
+            a = self.action(sid, aid, araw or {}, event, path + ("actions", aid))
+            if a is not None:
+                st.actions.append(a)
+        st.pass_action = None
+        if st.optional:
+            p = Action()
+            p.name, p.step, p.params, p.cond, p.effect, p.nslots = "pass", sid, [], None, None, 2
+            p.label = [({"en": "pass", "zh": "放弃"}, None)]
+            p.is_pass, p.cond_text, p.path = True, None, path
+            st.pass_action = p
+        return st
+
+    def action(self, sid, aid, raw, event, path):
+        w = self.w
+        a = Action()
+        a.name, a.step, a.path = str(aid), sid, path
+        a.is_pass = bool(raw.get("pass", False))
+        u = self.unit(event)
+        sc = Scope(u)
+        a.params = []
+        for pname, dom in (raw.get("choose") or {}).items():
+            distinct = False
+            if isinstance(dom, dict):
+                distinct = bool(dom.get("distinct", False))
+                dom = dom.get("from")
+            x = w.compile_expr(dom, path + ("choose", pname), u, sc)
+            if x is None:
+                continue
+            from .compiler import elem_type
+            et = elem_type(x.t)
+            if et is None:
+                w.error(f"a choice ranges over a zone or a list, not a {x.t}", path + ("choose", pname))
+                continue
+            slot = sc.bind(str(pname), et)
+            dom_f = x.f
+            if x.t == "zone":
+                zf = dom_f
+                dom_f = (lambda zf: lambda s, e: s.zones[zf(s, e)])(zf)
+            a.params.append((str(pname), slot, dom_f, distinct))
+        a.cond_text = raw.get("if")
+        cx = w.compile_expr(raw["if"], path + ("if",), u, sc, want="bool") if "if" in raw else None
+        a.cond = cx.f if cx is not None else None
+        a.effect = w.compile_stmts(raw["effect"], path + ("effect",), u, sc.child()) if "effect" in raw else None
+        a.label = self.template(raw, a.name, u, sc, path)
+        a.nslots = u.n
+        return a
+
+    def template(self, raw, default, unit, sc, path):
+        """A label with {expr} holes: a list of (text-by-language, None) or (None, compiled fn, type)."""
+        lab = label_of(raw, default)
+        parts = []
+        for lang in ("en", "zh"):
+            text = lab[lang]
+            out = []
+            i = 0
+            while i < len(text):
+                j = text.find("{", i)
+                if j < 0:
+                    out.append((text[i:], None, None))
+                    break
+                k = text.find("}", j)
+                if k < 0:
+                    out.append((text[i:], None, None))
+                    break
+                if j > i:
+                    out.append((text[i:j], None, None))
+                x = self.w.compile_expr(text[j + 1:k], path + ("label",), unit, sc)
+                out.append((None, x.f if x else (lambda s, e: "?"), x.t if x else "str"))
+                i = k + 1
+            parts.append(out)
+        return {"en": parts[0], "zh": parts[1]}
+
+    # ------------------------------------------------------------ hooks
+    def hook(self, hid, h):
+        w = self.w
+        path = ("hooks", hid)
+        if not isinstance(h, dict):
+            w.error("a hook is a mapping with on, if, player, do", path)
+            return
+        ev = h.get("on")
+        if ev not in w.events:
+            from .problems import did_you_mean
+            w.error(f"unknown event '{ev}'", path + ("on",), did_you_mean(str(ev), w.events))
+            return
+        cond = self.expr(h["if"], path + ("if",), ev, "bool") if "if" in h else (None, 2)
+        if "player" in h:
+            pl = self.expr(h["player"], path + ("player",), ev)
+        else:
+            names, types = w.events[ev]
+            idx = types.index("player") if "player" in types else None
+            pl = ((lambda i: lambda s, e: e[1][i])(idx), 2) if idx is not None else (None, 2)
+        body = self.node(h.get("do", []), path + ("do",), ev)
+        self.hooks.setdefault(ev, []).append((hid, cond, pl, body))
+
+
+# ---------------------------------------------------------------- running
+def push(s, node_id, player, event):
+    s.flow.append([node_id, player, event, 0, None, 0, 0])
+
+
+def fire_events(game, s):
+    """Push the flows of the hooks that listen to the events emitted by the effect that just ran."""
+    while s.ev:
+        events, s.ev = s.ev, []
+        frames = []
+        for name, args in events:
+            for hid, (cf, cn), (pf, pn), body in game.hooks.get(name, ()):
+                fallback = s.flow[-1][1] if s.flow else None
+                player = pf(s, [fallback, args] + [None] * (pn - 2)) if pf is not None else fallback
+                if cf is not None and not cf(s, [player, args] + [None] * (cn - 2)):
+                    continue
+                if body is not None:
+                    frames.append((body, player, args))
+                    game.fired[("hook", hid)] = game.fired.get(("hook", hid), 0) + 1
+        for body, player, args in reversed(frames):
+            push(s, body, player, args)
+
+
+def run_effect(game, s, fn, nslots, player, event):
+    if fn is None:
+        return
+    s.ev = []
+    fn(s, [player, event] + [None] * (nslots - 2))
+    if s.ev:
+        fire_events(game, s)
+
+
+def advance(game, s, log=None):
+    """Run the flow until a decision (s.menu is set) or the end (empty stack)."""
+    nodes = game.nodes
+    guard = 0
+    while s.flow:
+        guard += 1
+        if guard > ADVANCE_GUARD:
+            raise RuleError(f"the flow ran {ADVANCE_GUARD} steps without a decision (a loop with no end?)")
+        fr = s.flow[-1]
+        node = nodes[fr[0]]
+        k = node.kind
+        if k == SEQ:
+            pc = fr[3]
+            if pc < len(node.children):
+                fr[3] = pc + 1
+                if pc == 0 and node.phase is not None and log is not None:
+                    log.append(dict(node.label, phase=node.phase))
+                push(s, node.children[pc], fr[1], fr[2])
+            else:
+                s.flow.pop()
+        elif k == STEP:
+            menu = node.step.menu(s, fr[1], fr[2])
+            if menu:
+                s.menu = menu
+                return
+            s.flow.pop()
+        elif k == EFFECT:
+            s.flow.pop()
+            run_effect(game, s, node.fn, node.nslots, fr[1], fr[2])
+        elif k == CALL:
+            s.flow.pop()
+            if node.extra is not None:
+                target = node.extra
+            else:
+                name = node.cond(s, [fr[1], fr[2]] + [None] * (node.cond_n - 2))
+                target = game.phase_root.get(name)
+                if target is None:
+                    raise RuleError(f"call: no phase named {name!r}", str(node.path))
+            game.fired[("phase", nodes[target].phase)] = game.fired.get(("phase", nodes[target].phase), 0) + 1
+            push(s, target, fr[1], fr[2])
+        elif k == IF:
+            s.flow.pop()
+            ok = node.cond(s, [fr[1], fr[2]] + [None] * (node.cond_n - 2))
+            nxt = node.children[0] if ok else node.children[1]
+            if nxt is not None:
+                push(s, nxt, fr[1], fr[2])
+        elif k == REPEAT:
+            (uf, un), (wf, wn), limit = node.extra
+            if fr[3] > 0 and uf is not None and uf(s, [fr[1], fr[2]] + [None] * (un - 2)):
+                s.flow.pop()
+                continue
+            if wf is not None and not wf(s, [fr[1], fr[2]] + [None] * (wn - 2)):
+                s.flow.pop()
+                continue
+            if fr[3] >= limit:
+                raise RuleError(f"a repeat ran {limit} times (its max): raise max or check its until",
+                                str(node.path))
+            fr[3] += 1
+            push(s, node.children[0], fr[1], fr[2])
+        else:  # EACH
+            (ff, fn_), direction, mode, limit = node.extra
+            n = s.n
+            if fr[4] is None:
+                if ff is not None:
+                    first = ff(s, [fr[1], fr[2]] + [None] * (fn_ - 2))
+                else:
+                    first = fr[1] if fr[1] is not None else 0
+                if first is None:
+                    raise RuleError("each_player: 'from' gave none", str(node.path))
+                fr[4] = first
+            i = fr[3]
+            if mode == "once":
+                if i >= n:
+                    s.flow.pop()
+                    continue
+            else:
+                if i > 0:
+                    fr[6] = 0 if fr[5] else fr[6] + 1
+                    fr[5] = 0
+                    if fr[6] >= n:
+                        s.flow.pop()
+                        continue
+                if i >= limit * n:
+                    raise RuleError(f"each_player went around {limit} times (its max)", str(node.path))
+            fr[3] = i + 1
+            push(s, node.children[0], (fr[4] + direction * i) % n, fr[2])
+
+
+def mark_acted(game, s):
+    """Tell the nearest each_player that its current player acted (did not pass)."""
+    nodes = game.nodes
+    for fr in reversed(s.flow):
+        if nodes[fr[0]].kind == EACH:
+            fr[5] = 1
+            return

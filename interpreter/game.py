@@ -1,0 +1,446 @@
+"""The public API: load a game, start one, list and apply decisions, score, view, save and load.
+
+    game = load_game("puerto_rico")
+    s = game.new_game(players=4, seed=1)
+    while not game.is_over(s):
+        s = game.apply(s, game.legal_actions(s)[0])
+    game.outcome(s)
+
+States are values: `apply` returns a new state and never changes the one it was given.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from . import rng
+from .compiler import NOCONST, RuleError, Scope, Unit
+from .flow import FlowCompiler, advance, mark_acted, push, run_effect, fire_events
+from .model import load_definition
+from .problems import DefinitionError, InputError, Problem, did_you_mean, sort_problems
+from .resources import data_dir
+from .state import State, StateFormatError, from_json, to_json
+from .world import World, label_of, unwrap
+
+
+class IllegalAction(Exception):
+    """An action that is not legal in the given state; the message says why."""
+
+
+class GameSetupError(ValueError):
+    """Bad arguments to new_game (player count, options)."""
+
+
+def find_game(name_or_path) -> Path:
+    """The directory of a game given by name (under gamedefs/) or by path."""
+    p = Path(name_or_path)
+    if p.is_dir():
+        return p
+    if p.is_file():
+        return p.parent
+    q = data_dir("gamedefs") / str(name_or_path)
+    if q.is_dir():
+        return q
+    known = sorted(x.name for x in data_dir("gamedefs").iterdir() if x.is_dir()) if data_dir("gamedefs").is_dir() else []
+    hint = did_you_mean(str(name_or_path), known)
+    raise InputError([Problem(f"no game '{name_or_path}' (known games: {', '.join(known) or 'none'})", None, hint)])
+
+
+def load_game(name_or_path, variant=None) -> "Game":
+    """Load, check and compile a game; raise DefinitionError listing every problem."""
+    if variant:
+        raise InputError([Problem("variants are not supported yet")])
+    return Game(load_definition(find_game(name_or_path)))
+
+
+class Game:
+    def __init__(self, definition):
+        problems: list[Problem] = []
+        self.definition = d = definition
+        w = self.world = World(d, problems)
+        self.layout = w.layout
+        self.id = w.game_id
+        game = d["game"] or {}
+        self.name = label_of({"label": game.get("name")} if game.get("name") else {}, self.id)
+        self.player_counts = w.player_counts
+        self.options = w.options
+        self.fired: dict = {}
+        w.compile_zone_caps()
+        self._compile_inits()
+        self._compile_pieces()
+        fc = FlowCompiler(w)
+        self.root = fc.compile_all()
+        self.nodes = fc.nodes
+        self.phase_root = fc.phase_root
+        self.hooks = fc.hooks
+        self.steps = fc.steps
+        su = Unit(player=False, effects=True)
+        self.setup_fn = w.compile_stmts(d["setup"], ("setup",), su) if d["setup"] is not None else None
+        self.setup_n = su.n
+        self._compile_scoring()
+        if problems:
+            raise DefinitionError(sort_problems(problems))
+
+    # ------------------------------------------------------------ compile
+    def _compile_inits(self):
+        w = self.world
+        self.ginit, self.pinit = [], []
+        for scope, out in (("global", self.ginit), ("player", self.pinit)):
+            for name, v, t in w.var_defs[scope]:
+                path = ("vars", scope, name)
+                u = Unit(player=(scope == "player"))
+                init = v.get("init")
+                if t == "map":
+                    kinds = w.kinds.get(v.get("of"), [])
+                    if isinstance(init, dict):
+                        fns = {}
+                        for k, x in init.items():
+                            if k not in kinds:
+                                w.error(f"'{k}' is not a value of kind {v.get('of')}", path + ("init", k),
+                                        did_you_mean(str(k), kinds))
+                                continue
+                            cx = w.compile_expr(x, path + ("init", k), u)
+                            fns[k] = cx.f if cx else None
+                        out.append((t, [(k, fns.get(k)) for k in kinds], u.n))
+                    else:
+                        cx = w.compile_expr(init if init is not None else 0, path + ("init",), u)
+                        out.append((t, [(k, cx.f if cx else None) for k in kinds], u.n))
+                else:
+                    default = {"int": 0, "bool": False}.get(t)
+                    cx = w.compile_expr(init if init is not None else default, path + ("init",), u)
+                    out.append((t, cx.f if cx else None, u.n))
+
+    def _compile_pieces(self):
+        w = self.world
+        self.piece_plan = []   # (type, count fn, zone index)
+        for tname, cname in w.types.items():
+            tdef = w.type_entries[tname]
+            cls = w.classes[cname]
+            zone = tdef.get("zone", cls.get("zone"))
+            path = ("components", cname, "types", tname)
+            if zone is None:
+                w.error(f"pieces of '{tname}' have no starting zone", path,
+                        f"give class {cname} (or the type) a 'zone:' naming a global zone")
+                continue
+            if zone not in w.gzones:
+                w.error(f"unknown global zone '{zone}'", path + ("zone",), did_you_mean(str(zone), w.gzones))
+                continue
+            self.piece_plan.append((tname, w.count_value(tdef.get("count", 1), path + ("count",)),
+                                    w.gzones[zone]))
+        self.field_init = []
+        for fname, classes, fdef, is_map in w.field_defs:
+            if is_map:
+                kinds = w.kinds.get(fdef.get("of"), [])
+                self.field_init.append((classes, ("map", kinds)))
+            else:
+                init = fdef.get("init", 0 if fdef.get("type", "int") == "int" else None)
+                self.field_init.append((classes, ("value", init)))
+
+    def _compile_scoring(self):
+        w = self.world
+        sc = w.d["scoring"] or {}
+        self.score_items = []
+        for iid, item in (sc.get("items") or {}).items():
+            item = item if isinstance(item, dict) else {"expr": item}
+            u = Unit(player=True)
+            x = w.compile_expr(item.get("expr", 0), ("scoring", "items", iid, "expr"), u)
+            if x is not None:
+                self.score_items.append((iid, label_of(item, iid), x.f, u.n))
+        self.tiebreaks = []
+        for i, t in enumerate(sc.get("tiebreak") or []):
+            u = Unit(player=True)
+            x = w.compile_expr(t if not isinstance(t, dict) else t.get("expr"), ("scoring", "tiebreak", i), u)
+            if x is not None:
+                self.tiebreaks.append((x.f, u.n))
+        self.score_order = sc.get("order", "high")
+
+    # ------------------------------------------------------------ new game
+    def new_game(self, players: int, seed: int = 0, options: dict | None = None) -> State:
+        """A new game at its first decision."""
+        if players not in self.player_counts:
+            raise GameSetupError(f"{self.id} is for {', '.join(map(str, self.player_counts))} players, not {players}")
+        opts = {k: v.get("default") for k, v in self.options.items()}
+        for k, v in (options or {}).items():
+            if k not in self.options:
+                raise GameSetupError(f"unknown option '{k}'" + (f"; {h}" if (h := did_you_mean(k, self.options)) else ""))
+            allowed = self.options[k].get("values")
+            if allowed is not None and v not in allowed:
+                raise GameSetupError(f"option {k} must be one of {allowed}, not {v!r}")
+            opts[k] = v
+        w = self.world
+        lay = self.layout
+        s = State.__new__(State)
+        s.n = players
+        s.opts = opts
+        s.rng = rng.seed_state(seed)
+        s.decisions = 0
+        s.menu = None
+        s.ev = []
+        s.budget = 0
+        s.flow = []
+        s.g = [None] * len(lay.gvars)
+        s.p = [[None] * len(lay.pvars) for _ in range(players)]
+        s.zones = [[] for _ in range(lay.G + players * lay.PZ)]
+        types = []
+        for tname, count, z in self.piece_plan:
+            for _ in range(count(players)):
+                s.zones[z].append(len(types))
+                types.append(tname)
+        s.types = types
+        s.loc = [None] * len(types)
+        for zi, zone in enumerate(s.zones):
+            for x in zone:
+                s.loc[x] = zi
+        cls = [w.types[t] for t in types]
+        s.fields = []
+        for classes, (kind, init) in self.field_init:
+            if kind == "map":
+                s.fields.append([{k: 0 for k in init} if c in classes else None for c in cls])
+            else:
+                s.fields.append([init if c in classes else None for c in cls])
+        try:
+            for i, (t, f, n) in enumerate(self.ginit):
+                s.g[i] = self._init_value(s, t, f, n, None)
+            for pl in range(players):
+                for i, (t, f, n) in enumerate(self.pinit):
+                    s.p[pl][i] = self._init_value(s, t, f, n, pl)
+            if self.setup_fn is not None:
+                run_effect(self, s, self.setup_fn, self.setup_n, None, None)
+            if self.root is not None:
+                push(s, self.root, None, None)
+            advance(self, s)
+        except RuleError as ex:
+            raise RuleError(f"during setup: {ex}") from None
+        return s
+
+    @staticmethod
+    def _init_value(s, t, f, n, pl):
+        e = [pl, None] + [None] * (n - 2)
+        if t == "map":
+            return {k: (g(s, e) if g is not None else 0) for k, g in f}
+        return f(s, e) if f is not None else None
+
+    # ------------------------------------------------------------ decisions
+    def is_over(self, s: State) -> bool:
+        return not s.flow
+
+    def current_player(self, s: State):
+        """The seat that decides now, or None when the game is over."""
+        return s.flow[-1][1] if s.flow else None
+
+    def _menu(self, s):
+        if s.menu is None:
+            if not s.flow:
+                return []
+            fr = s.flow[-1]
+            node = self.nodes[fr[0]]
+            s.menu = node.step.menu(s, fr[1], fr[2]) if node.step is not None else []
+        return s.menu
+
+    @staticmethod
+    def action_id(act, vals) -> str:
+        if not vals:
+            return act.name
+        return act.name + "(" + ",".join(f"{p[0]}={v}" for p, v in zip(act.params, vals)) + ")"
+
+    def legal_actions(self, s: State, labels: bool = True) -> list[dict]:
+        """Every legal decision now, as JSON objects {id, step, action, args[, label]}."""
+        out = []
+        menu = self._menu(s)
+        fr = s.flow[-1] if s.flow else None
+        for act, vals in menu:
+            a = {"id": self.action_id(act, vals), "step": act.step, "action": act.name,
+                 "args": {p[0]: v for p, v in zip(act.params, vals)}}
+            if labels:
+                a["label"] = self.render(s, act, vals, fr)
+            out.append(a)
+        return out
+
+    def render(self, s, act, vals, fr):
+        e = [fr[1], fr[2]] + [None] * (act.nslots - 2)
+        for p, v in zip(act.params, vals):
+            e[p[1]] = v
+        out = {}
+        for lang in ("en", "zh"):
+            text = []
+            for lit, f, t in act.label[lang]:
+                if f is None:
+                    text.append(lit)
+                else:
+                    try:
+                        text.append(self.value_text(f(s, e), t, lang, s))
+                    except Exception:
+                        text.append("?")
+            out[lang] = "".join(text)
+        return out
+
+    def value_text(self, v, t, lang="en", s=None):
+        """A value as text for people: pieces and kind values by their labels, players as seats."""
+        w = self.world
+        if v is None:
+            return "-"
+        if t == "piece" and isinstance(v, int) and s is not None and 0 <= v < len(s.types):
+            return w.type_labels.get(s.types[v], {}).get(lang, str(v))
+        if t == "player" and isinstance(v, int):
+            return f"Player {v + 1}" if lang == "en" else f"玩家{v + 1}"
+        if isinstance(v, str):
+            lab = w.kind_labels.get(v) or w.type_labels.get(v)
+            if lab is None and v in self.phase_root:
+                lab = self.nodes[self.phase_root[v]].label
+            return lab[lang] if lab else v
+        if isinstance(v, bool):
+            return ("yes" if v else "no") if lang == "en" else ("是" if v else "否")
+        return str(v)
+
+    def _find(self, s, action):
+        menu = self._menu(s)
+        if isinstance(action, dict):
+            aid = action.get("id")
+            if aid is None:
+                name = action.get("action")
+                args = action.get("args") or {}
+                for act, vals in menu:
+                    if act.name == name and {p[0]: v for p, v in zip(act.params, vals)} == args:
+                        return act, vals
+                aid = name + ("(" + ",".join(f"{k}={v}" for k, v in args.items()) + ")" if args else "")
+        elif isinstance(action, str):
+            aid = action
+        else:
+            raise IllegalAction(f"an action is a dict from legal_actions or its id, not {type(action).__name__}")
+        for act, vals in menu:
+            if self.action_id(act, vals) == aid:
+                return act, vals
+        raise IllegalAction(self._why(s, aid, menu))
+
+    def _why(self, s, aid, menu) -> str:
+        if not s.flow:
+            return f"illegal action '{aid}': the game is over"
+        fr = s.flow[-1]
+        step = self.nodes[fr[0]].step
+        who = f"player {fr[1] + 1}" if fr[1] is not None else "nobody"
+        name = aid.split("(", 1)[0]
+        names = [a.name for a in step.actions] + (["pass"] if step.optional else [])
+        if name not in names:
+            hint = did_you_mean(name, names)
+            return (f"illegal action '{aid}': step '{step.id}' ({who} to decide) offers "
+                    f"{', '.join(sorted(set(names)))}" + (f"; {hint}" if hint else ""))
+        act = next(a for a in step.actions if a.name == name) if name != "pass" else None
+        if act is not None and act.cond_text:
+            return (f"illegal action '{aid}': not among the {len(menu)} legal choices of step '{step.id}' "
+                    f"for {who}; its condition is `{' '.join(str(act.cond_text).split())}`")
+        return f"illegal action '{aid}': not among the {len(menu)} legal choices of step '{step.id}' for {who}"
+
+    def apply(self, s: State, action, log: list | None = None) -> State:
+        """The state after `action` (a dict from legal_actions or its id); `s` is left untouched.
+
+        Raises IllegalAction, with the reason, for anything that is not a legal decision now."""
+        act, vals = self._find(s, action)
+        t = s.copy(self.layout)
+        fr = t.flow.pop()
+        player, event = fr[1], fr[2]
+        if log is not None:
+            lab = self.render(s, act, vals, fr)
+            who_en = f"Player {player + 1}" if player is not None else "Game"
+            who_zh = f"玩家{player + 1}" if player is not None else "游戏"
+            log.append({"player": player, "en": f"{who_en}: {lab['en']}", "zh": f"{who_zh}：{lab['zh']}"})
+        key = ("action", act.step, act.name)
+        self.fired[key] = self.fired.get(key, 0) + 1
+        if act.effect is not None:
+            e = [player, event] + [None] * (act.nslots - 2)
+            for p, v in zip(act.params, vals):
+                e[p[1]] = v
+            t.ev = []
+            act.effect(t, e)
+            if t.ev:
+                fire_events(self, t)
+        if not act.is_pass:
+            mark_acted(self, t)
+        t.decisions += 1
+        advance(self, t, log)
+        return t
+
+    # ------------------------------------------------------------ scores
+    def score_breakdown(self, s: State) -> list[dict]:
+        out = []
+        for pl in range(s.n):
+            row = {}
+            for iid, lab, f, n in self.score_items:
+                row[iid] = f(s, [pl, None] + [None] * (n - 2))
+            out.append(row)
+        return out
+
+    def scores(self, s: State) -> list[int]:
+        return [sum(row.values()) for row in self.score_breakdown(s)]
+
+    def outcome(self, s: State) -> dict:
+        bd = self.score_breakdown(s)
+        scores = [sum(r.values()) for r in bd]
+        tb = [[f(s, [pl, None] + [None] * (n - 2)) for f, n in self.tiebreaks] for pl in range(s.n)]
+        sign = 1 if self.score_order == "high" else -1
+        keys = [(sign * scores[pl],) + tuple(tb[pl]) for pl in range(s.n)]
+        best = max(keys)
+        return {"scores": scores, "breakdown": bd, "tiebreak": tb,
+                "winners": [pl for pl in range(s.n) if keys[pl] == best], "over": self.is_over(s)}
+
+    # ------------------------------------------------------------ views and persistence
+    def to_json(self, s: State) -> dict:
+        return to_json(s, self.layout, self.id)
+
+    def from_json(self, d: dict) -> State:
+        s = from_json(d, self.layout, self.id)
+        if s.n not in self.player_counts:
+            raise StateFormatError(f"{s.n} players is not a supported count")
+        return s
+
+    def view(self, s: State, player: int) -> dict:
+        """What `player` may see: hidden zones show only their size, others' private vars are hidden, and
+        the random generator's state is withheld (it would tell the future)."""
+        d = self.to_json(s)
+        d.pop("rng", None)
+        w = self.world
+        for name in list(d["zones"]):
+            if w.zone_visibility.get(("global", name)) in ("hidden", "owner"):
+                d["zones"][name] = {"hidden": len(d["zones"][name])}
+        for pl, row in enumerate(d["player_zones"]):
+            for name in list(row):
+                vis = w.zone_visibility.get(("player", name))
+                if vis == "hidden" or (vis == "owner" and pl != player):
+                    row[name] = {"hidden": len(row[name])}
+        private = [name for name, v, t in w.var_defs["player"] if (v.get("visible") == "owner")]
+        for pl, row in enumerate(d["player_vars"]):
+            if pl != player:
+                for name in private:
+                    row[name] = "hidden"
+        hidden_g = [name for name, v, t in w.var_defs["global"] if v.get("visible") == "none"]
+        for name in hidden_g:
+            d["vars"][name] = "hidden"
+        d["viewer"] = player
+        d["to_move"] = self.current_player(s)
+        return d
+
+    def describe(self, s: State, lang: str = "en") -> str:
+        """A few lines on the position: where the flow is, then each player's vars."""
+        lines = []
+        path = [self.nodes[fr[0]].label[lang] for fr in s.flow if self.nodes[fr[0]].phase is not None]
+        if s.flow:
+            step = self.nodes[s.flow[-1][0]].step
+            if step is not None:
+                path.append(step.label[lang])
+            who = self.current_player(s)
+            lines.append(" / ".join(path) + (f" — {self.value_text(who, 'player', lang)}" if who is not None else ""))
+        else:
+            lines.append("game over" if lang == "en" else "游戏结束")
+        for pl in range(s.n):
+            parts = []
+            for name, (slot, t) in self.world.pvars.items():
+                v = s.p[pl][slot]
+                if isinstance(v, dict):
+                    v = " ".join(f"{self.value_text(k, 'str', lang)}:{n}" for k, n in v.items() if n)
+                    if not v:
+                        continue
+                elif not v:
+                    continue
+                parts.append(f"{name}={v}")
+            lines.append(f"  {self.value_text(pl, 'player', lang)}: " + ", ".join(parts))
+        return "\n".join(lines)

@@ -1,0 +1,188 @@
+"""The state of one game: plain data, cheap to copy, JSON round-trippable.
+
+Layout (all indices are fixed by the compiled game, see `Layout`):
+- `g`      global var values, one slot per declared global var (a map var is a dict kind -> int);
+- `p`      one list per player of player var values;
+- `zones`  every zone's ordered piece list: the global zones first, then each player's zones;
+- `loc`    for each piece, the index of the zone that holds it;
+- `fields` one column per piece field: `fields[f][piece]` (None for pieces whose class lacks it);
+- `types`  the type id of each piece (never changes after setup, so copies share it);
+- `flow`   the stack of unfinished flow frames `[node, player, event, a, b, c]`;
+- `rng`    the random generator state (one integer);
+- `n`, `opts`, `decisions` the player count, the chosen options and how many decisions were taken.
+"""
+
+from __future__ import annotations
+
+
+class State:
+    __slots__ = ("g", "p", "zones", "loc", "fields", "types", "flow", "rng", "n", "opts",
+                 "decisions", "menu", "ev", "budget")
+
+    def copy(self, layout: "Layout") -> "State":
+        """A copy that shares nothing mutable with this state (the piece types are immutable)."""
+        t = State.__new__(State)
+        g = self.g[:]
+        for i in layout.gmaps:
+            g[i] = dict(g[i])
+        t.g = g
+        pmaps = layout.pmaps
+        if pmaps:
+            t.p = []
+            for row in self.p:
+                row = row[:]
+                for i in pmaps:
+                    row[i] = dict(row[i])
+                t.p.append(row)
+        else:
+            t.p = [row[:] for row in self.p]
+        t.zones = [z[:] for z in self.zones]
+        t.loc = self.loc[:]
+        fields = [c[:] for c in self.fields]
+        for i in layout.fmaps:
+            fields[i] = [dict(v) if v is not None else None for v in fields[i]]
+        t.fields = fields
+        t.types = self.types
+        t.flow = [f[:] for f in self.flow]
+        t.rng = self.rng
+        t.n = self.n
+        t.opts = self.opts
+        t.decisions = self.decisions
+        t.menu = None
+        t.ev = None
+        t.budget = 0
+        return t
+
+    def __eq__(self, other):
+        if not isinstance(other, State):
+            return NotImplemented
+        return (self.g == other.g and self.p == other.p and self.zones == other.zones
+                and self.fields == other.fields and self.types == other.types
+                and self.flow == other.flow and self.rng == other.rng and self.n == other.n
+                and self.opts == other.opts and self.decisions == other.decisions)
+
+    __hash__ = None
+
+
+class Layout:
+    """Where each named thing lives in a `State` (built once per compiled game)."""
+
+    def __init__(self, gvars, pvars, gzones, pzones, fields, gmaps, pmaps, fmaps):
+        self.gvars = gvars          # name -> slot
+        self.pvars = pvars
+        self.gzones = gzones        # name -> zone index
+        self.pzones = pzones        # name -> offset within a player's block
+        self.fields = fields        # name -> column
+        self.gmaps = tuple(gmaps)   # slots holding dicts
+        self.pmaps = tuple(pmaps)
+        self.fmaps = tuple(fmaps)
+        self.G = len(gzones)
+        self.PZ = len(pzones)
+
+    def zone_index(self, name: str, player: int | None = None) -> int:
+        if player is None:
+            return self.gzones[name]
+        return self.G + player * self.PZ + self.pzones[name]
+
+    def zone_owner(self, z: int):
+        """The player whose zone `z` is, or None for a global zone."""
+        return None if z < self.G else (z - self.G) // self.PZ
+
+    def zone_name(self, z: int) -> str:
+        if z < self.G:
+            return self.gzone_names[z]
+        return self.pzone_names[(z - self.G) % self.PZ]
+
+    @property
+    def gzone_names(self):
+        return list(self.gzones)
+
+    @property
+    def pzone_names(self):
+        return list(self.pzones)
+
+
+def to_json(s: State, layout: Layout, game_id: str) -> dict:
+    """The state as plain JSON data, with names rather than slot numbers."""
+    gnames = list(layout.gvars)
+    pnames = list(layout.pvars)
+    G, PZ = layout.G, layout.PZ
+    zn = layout.gzone_names
+    pzn = layout.pzone_names
+    return {
+        "game": game_id,
+        "players": s.n,
+        "options": dict(s.opts),
+        "rng": s.rng,
+        "decisions": s.decisions,
+        "vars": {k: _plain(s.g[i]) for i, k in enumerate(gnames)},
+        "player_vars": [{k: _plain(row[i]) for i, k in enumerate(pnames)} for row in s.p],
+        "zones": {zn[i]: list(s.zones[i]) for i in range(G)},
+        "player_zones": [{pzn[j]: list(s.zones[G + pl * PZ + j]) for j in range(PZ)}
+                         for pl in range(s.n)],
+        "pieces": {"types": list(s.types),
+                   "fields": {f: [_plain(v) for v in s.fields[c]] for f, c in layout.fields.items()}},
+        "flow": [_plain(f) for f in s.flow],
+    }
+
+
+def _plain(v):
+    if isinstance(v, dict):
+        return dict(v)
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    return v
+
+
+class StateFormatError(ValueError):
+    """Raised by `from_json` for data that is not a state of this game."""
+
+
+def from_json(d: dict, layout: Layout, game_id: str) -> State:
+    """Rebuild a state from `to_json` data (checked for shape, not for rule legality)."""
+    try:
+        if d.get("game") != game_id:
+            raise StateFormatError(f"state is of game {d.get('game')!r}, not {game_id!r}")
+        s = State.__new__(State)
+        s.n = int(d["players"])
+        s.opts = dict(d["options"])
+        s.rng = int(d["rng"])
+        s.decisions = int(d.get("decisions", 0))
+        vars_ = d["vars"]
+        s.g = [_load(vars_[k]) for k in layout.gvars]
+        s.p = [[_load(row[k]) for k in layout.pvars] for row in d["player_vars"]]
+        if len(s.p) != s.n:
+            raise StateFormatError("player_vars must have one entry per player")
+        zones = [list(d["zones"][k]) for k in layout.gzones]
+        for pl in range(s.n):
+            row = d["player_zones"][pl]
+            zones.extend(list(row[k]) for k in layout.pzones)
+        s.zones = zones
+        s.types = list(d["pieces"]["types"])
+        s.fields = [[_load(v) for v in d["pieces"]["fields"][f]] for f in layout.fields]
+        s.loc = [None] * len(s.types)
+        for zi, z in enumerate(zones):
+            for x in z:
+                s.loc[x] = zi
+        s.flow = [_frame(f) for f in d["flow"]]
+        s.menu = None
+        s.ev = None
+        s.budget = 0
+        return s
+    except StateFormatError:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as ex:
+        raise StateFormatError(f"not a state of {game_id}: {type(ex).__name__}: {ex}") from None
+
+
+def _load(v):
+    if isinstance(v, dict):
+        return dict(v)
+    return v
+
+
+def _frame(f):
+    f = list(f)
+    if f[2] is not None:
+        f[2] = tuple(f[2])
+    return f

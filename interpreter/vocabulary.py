@@ -1,0 +1,414 @@
+"""The vocabulary of the DSL: its query and effect functions and its aggregates.
+
+The grammar knows only the shape of a call; what a name means is here. Each entry says how many arguments
+it takes, which of them are places to assign (`refs`), whether it changes the state (effect functions are
+refused in conditions), and how to build the compiled closure from the compiled arguments.
+"""
+
+from __future__ import annotations
+
+from . import rng
+from .compiler import NOCONST, CompileError, RuleError, X, elem_type
+
+
+class Fn:
+    def __init__(self, build, min_args, max_args=None, refs=(), effect=False, doc=""):
+        self.build = build
+        self.min_args = min_args
+        self.max_args = min_args if max_args is None else max_args
+        self.refs = frozenset(refs)
+        self.effect = effect
+        self.doc = doc
+
+
+FUNCTIONS: dict[str, Fn] = {}
+AGGREGATES: dict = {}
+
+
+def fn(name, min_args, max_args=None, refs=(), effect=False):
+    def deco(build):
+        FUNCTIONS[name] = Fn(build, min_args, max_args, refs, effect, (build.__doc__ or "").strip())
+        return build
+    return deco
+
+
+def _want(x: X, types, what, node):
+    if x.t not in types and x.t != "any":
+        raise CompileError(f"{what}: expected {' or '.join(types)}, got {x.t}", node)
+
+
+def _zone(c, x, node, what):
+    _want(x, ("zone",), what, node)
+    return x.f
+
+
+# ------------------------------------------------------------------ queries
+@fn("len", 1)
+def _len(c, a, node):
+    """len(coll): the number of items of a zone or list."""
+    x = a[0]
+    f = x.f
+    if x.t == "zone":
+        return X(lambda s, e: len(s.zones[f(s, e)]), "int")
+    if elem_type(x.t) is None:
+        raise CompileError(f"len() of a {x.t}", node)
+    return X(lambda s, e: len(f(s, e)), "int")
+
+
+FUNCTIONS["count"] = Fn(_len, 1, doc="count(coll): the number of items (also count(x for x in coll if cond))")
+FUNCTIONS["size"] = Fn(_len, 1, doc="size(zone): the number of pieces in a zone")
+
+
+@fn("values", 1)
+def _values(c, a, node):
+    """values(kind): the list of a kind's values (a kind's name alone means the same)."""
+    if not a[0].t.startswith("list:"):
+        raise CompileError(f"values() takes a kind, got a {a[0].t}", node)
+    return a[0]
+
+
+@fn("used", 1)
+def _used(c, a, node):
+    """used(zone): the capacity a zone's pieces take (pieces, or the sum of their size property)."""
+    f = _zone(c, a[0], node, "used()")
+    w = c.w
+    return X(lambda s, e: w.used(s, f(s, e)), "int")
+
+
+@fn("capacity", 1)
+def _capacity(c, a, node):
+    """capacity(zone): its capacity (a large number when it has none)."""
+    f = _zone(c, a[0], node, "capacity()")
+    w = c.w
+    return X(lambda s, e: w.capacity(s, f(s, e)), "int")
+
+
+@fn("free", 1)
+def _free(c, a, node):
+    """free(zone): the capacity left."""
+    f = _zone(c, a[0], node, "free()")
+    w = c.w
+    return X(lambda s, e: w.capacity(s, f(s, e)) - w.used(s, f(s, e)), "int")
+
+
+@fn("top", 1)
+def _top(c, a, node):
+    """top(zone): the first piece of a zone, or none when it is empty."""
+    f = _zone(c, a[0], node, "top()")
+
+    def top(s, e):
+        z = s.zones[f(s, e)]
+        return z[0] if z else None
+    return X(top, "piece")
+
+
+@fn("owner", 1)
+def _owner(c, a, node):
+    """owner(x): the player whose zone holds piece x, or none."""
+    _want(a[0], ("piece",), "owner()", node)
+    f = a[0].f
+    lay = c.w.layout
+    return X(lambda s, e: lay.zone_owner(s.loc[f(s, e)]), "player")
+
+
+@fn("zone_of", 1)
+def _zone_of(c, a, node):
+    """zone_of(x): the zone that holds piece x."""
+    f = a[0].f
+    return X(lambda s, e: s.loc[f(s, e)], "zone")
+
+
+def _type_arg(c, x, node):
+    _want(x, ("str",), "a component type", node)
+    if x.c is not NOCONST and x.c not in c.w.types:
+        from .problems import did_you_mean
+        raise CompileError(f"'{x.c}' is not a component type", node, did_you_mean(x.c, c.w.types))
+    return x.f
+
+
+@fn("owns", 2)
+def _owns(c, a, node):
+    """owns(p, type): does player p have a piece of this type in any of their zones."""
+    pf = a[0].f
+    tf = _type_arg(c, a[1], node)
+    w = c.w
+    return X(lambda s, e: w.find(s, pf(s, e), tf(s, e), False) is not None, "bool")
+
+
+@fn("active", 2)
+def _active(c, a, node):
+    """active(p, type): does player p have an active piece of this type (its class's `active` holds)."""
+    pf = a[0].f
+    tf = _type_arg(c, a[1], node)
+    w = c.w
+    return X(lambda s, e: w.find(s, pf(s, e), tf(s, e), True) is not None, "bool")
+
+
+@fn("piece_of", 2)
+def _piece_of(c, a, node):
+    """piece_of(p, type): player p's first piece of this type, or none."""
+    pf = a[0].f
+    tf = _type_arg(c, a[1], node)
+    w = c.w
+    return X(lambda s, e: w.find(s, pf(s, e), tf(s, e), False), "piece")
+
+
+@fn("is_active", 1)
+def _is_active(c, a, node):
+    """is_active(x): does piece x satisfy its class's `active` condition."""
+    f = a[0].f
+    w = c.w
+    return X(lambda s, e: w.is_active(s, f(s, e)), "bool")
+
+
+@fn("next_player", 1, 2)
+def _next_player(c, a, node):
+    """next_player(p, k=1): the player k seats clockwise from p."""
+    pf = a[0].f
+    kf = a[1].f if len(a) > 1 else (lambda s, e: 1)
+    return X(lambda s, e: (pf(s, e) + kf(s, e)) % s.n, "player")
+
+
+@fn("range", 1, 2)
+def _range(c, a, node):
+    """range(n) or range(a, b): the integers a..b-1."""
+    if len(a) == 1:
+        bf = a[0].f
+        return X(lambda s, e: list(range(bf(s, e))), "list:int")
+    af, bf = a[0].f, a[1].f
+    return X(lambda s, e: list(range(af(s, e), bf(s, e))), "list:int")
+
+
+@fn("total", 1)
+def _total(c, a, node):
+    """total(map): the sum of a map's values."""
+    _want(a[0], ("map",), "total()", node)
+    f = a[0].f
+    return X(lambda s, e: sum(f(s, e).values()), "int")
+
+
+@fn("abs", 1)
+def _abs(c, a, node):
+    """abs(n)."""
+    f = a[0].f
+    return X(lambda s, e: abs(f(s, e)), "int")
+
+
+def _minmax(py):
+    def build(c, a, node):
+        if len(a) == 1:
+            f = a[0].f
+            return X(lambda s, e: py(f(s, e), default=0), "int")
+        fs = [x.f for x in a]
+        return X(lambda s, e: py(f(s, e) for f in fs), "int")
+    return build
+
+
+FUNCTIONS["min"] = Fn(_minmax(min), 1, 8, doc="min(a, b, ...) or min(list); min of nothing is 0")
+FUNCTIONS["max"] = Fn(_minmax(max), 1, 8, doc="max(a, b, ...) or max(list); max of nothing is 0")
+
+
+@fn("clamp", 3)
+def _clamp(c, a, node):
+    """clamp(x, lo, hi)."""
+    xf, lf, hf = a[0].f, a[1].f, a[2].f
+    return X(lambda s, e: max(lf(s, e), min(hf(s, e), xf(s, e))), "int")
+
+
+# ------------------------------------------------------------------ effects
+@fn("random", 1, effect=True)
+def _random(c, a, node):
+    """random(n): a uniform integer 0..n-1 from the game's generator."""
+    f = a[0].f
+
+    def r(s, e):
+        n = f(s, e)
+        if n <= 0:
+            raise RuleError(f"random({n}): n must be positive")
+        s.rng, v = rng.below(s.rng, n)
+        return v
+    return X(r, "int")
+
+
+@fn("move", 2, 3, effect=True)
+def _move(c, a, node):
+    """move(x, zone) puts piece x at the end of zone; move(x, zone, 0) on top."""
+    _want(a[0], ("piece",), "move() piece", node)
+    xf = a[0].f
+    zf = _zone(c, a[1], node, "move() destination")
+    pf = a[2].f if len(a) > 2 else None
+    w = c.w
+
+    def mv(s, e):
+        w.move(s, xf(s, e), zf(s, e), None if pf is None else pf(s, e))
+    return X(mv, "none")
+
+
+@fn("draw", 2, effect=True)
+def _draw(c, a, node):
+    """draw(src, dst): move the top piece of src to the end of dst; the piece, or none if src is empty."""
+    sf = _zone(c, a[0], node, "draw() source")
+    df = _zone(c, a[1], node, "draw() destination")
+    w = c.w
+
+    def dr(s, e):
+        z = s.zones[sf(s, e)]
+        if not z:
+            return None
+        x = z[0]
+        w.move(s, x, df(s, e), None)
+        return x
+    return X(dr, "piece")
+
+
+@fn("shuffle", 1, effect=True)
+def _shuffle(c, a, node):
+    """shuffle(zone): put the zone's pieces in a random order."""
+    zf = _zone(c, a[0], node, "shuffle()")
+
+    def sh(s, e):
+        s.rng = rng.shuffle(s.rng, s.zones[zf(s, e)])
+    return X(sh, "none")
+
+
+@fn("transfer", 3, refs=(1, 2), effect=True)
+def _transfer(c, a, node):
+    """transfer(n, src, dst): move up to n from one counter to another; returns how much moved."""
+    nf = a[0].f
+    sget, sset, _ = a[1]
+    dget, dset, _ = a[2]
+
+    def tr(s, e):
+        n = nf(s, e)
+        have = sget(s, e)
+        k = n if n < have else have
+        if k <= 0:
+            return 0
+        sset(s, e, have - k)
+        dset(s, e, dget(s, e) + k)
+        return k
+    return X(tr, "int")
+
+
+# ------------------------------------------------------------------ aggregates over generators
+def _iter(coll):
+    cf = coll.f
+    if coll.t == "zone":
+        return lambda s, e: s.zones[cf(s, e)]
+    return cf
+
+
+def _agg_sum(coll, slot, el, cond, node):
+    it, ef = _iter(coll), el.f
+    if cond is None:
+        def f(s, e):
+            t = 0
+            for v in it(s, e):
+                e[slot] = v
+                t += ef(s, e)
+            return t
+    else:
+        cf = cond.f
+
+        def f(s, e):
+            t = 0
+            for v in it(s, e):
+                e[slot] = v
+                if cf(s, e):
+                    t += ef(s, e)
+            return t
+    return X(f, "int")
+
+
+def _agg_count(coll, slot, el, cond, node):
+    it = _iter(coll)
+    cf = cond.f if cond is not None else el.f
+    if cond is None and el.t != "bool":
+        return X(lambda s, e: len(list(it(s, e))), "int")
+
+    def f(s, e):
+        t = 0
+        for v in it(s, e):
+            e[slot] = v
+            if cf(s, e):
+                t += 1
+        return t
+    return X(f, "int")
+
+
+def _agg_any(coll, slot, el, cond, node):
+    it, ef = _iter(coll), el.f
+    cf = cond.f if cond is not None else None
+
+    def f(s, e):
+        for v in it(s, e):
+            e[slot] = v
+            if (cf is None or cf(s, e)) and ef(s, e):
+                return True
+        return False
+    return X(f, "bool")
+
+
+def _agg_all(coll, slot, el, cond, node):
+    it, ef = _iter(coll), el.f
+    cf = cond.f if cond is not None else None
+
+    def f(s, e):
+        for v in it(s, e):
+            e[slot] = v
+            if (cf is None or cf(s, e)) and not ef(s, e):
+                return False
+        return True
+    return X(f, "bool")
+
+
+def _agg_minmax(pick):
+    def build(coll, slot, el, cond, node):
+        it, ef = _iter(coll), el.f
+        cf = cond.f if cond is not None else None
+
+        def f(s, e):
+            best = None
+            for v in it(s, e):
+                e[slot] = v
+                if cf is None or cf(s, e):
+                    x = ef(s, e)
+                    if best is None or pick(x, best):
+                        best = x
+            return 0 if best is None else best
+        return X(f, "int")
+    return build
+
+
+def _agg_first(coll, slot, el, cond, node):
+    it, ef = _iter(coll), el.f
+    cf = cond.f if cond is not None else None
+
+    def f(s, e):
+        for v in it(s, e):
+            e[slot] = v
+            if cf is None or cf(s, e):
+                return ef(s, e)
+        return None
+    return X(f, el.t)
+
+
+def _agg_list(coll, slot, el, cond, node):
+    it, ef = _iter(coll), el.f
+    cf = cond.f if cond is not None else None
+
+    def f(s, e):
+        out = []
+        for v in it(s, e):
+            e[slot] = v
+            if cf is None or cf(s, e):
+                out.append(ef(s, e))
+        return out
+    return X(f, "list:" + el.t)
+
+
+AGGREGATES.update({
+    "sum": _agg_sum, "count": _agg_count, "any": _agg_any, "all": _agg_all,
+    "min": _agg_minmax(lambda a, b: a < b), "max": _agg_minmax(lambda a, b: a > b),
+    "first": _agg_first, "list": _agg_list,
+})

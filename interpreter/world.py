@@ -1,0 +1,456 @@
+"""The names of one game and the runtime primitives the compiled rules call.
+
+`World` is built from a `Definition`: it assigns every var, zone and field its slot (the `Layout`), knows
+every kind, component type, property and parameter, and provides the primitives that touch pieces
+(move with capacity checks, find a player's piece of a type, evaluate parameters with their modifiers).
+"""
+
+from __future__ import annotations
+
+from .compiler import NOCONST, CompileError, Compiler, RuleError, Scope, Unit, _value_type
+from .dsl import DslSyntaxError, parse_expr, parse_stmts
+from .problems import Problem, did_you_mean
+from .state import Layout
+
+VAR_TYPES = {"int", "bool", "player", "piece", "str"}
+STEP_BUDGET = 100_000
+
+
+def label_of(entry, default):
+    """A {en, zh} label from an entry's `label` (a string is used for both languages)."""
+    lab = entry.get("label") if isinstance(entry, dict) else None
+    if isinstance(lab, str):
+        return {"en": lab, "zh": lab}
+    if isinstance(lab, dict):
+        en = lab.get("en") or lab.get("zh") or default
+        return {"en": en, "zh": lab.get("zh") or en}
+    text = str(default).replace("_", " ")
+    return {"en": text, "zh": text}
+
+
+def unwrap(v):
+    """A table or count value without its provenance wrapper."""
+    if isinstance(v, dict) and "value" in v and set(v) <= {"value", "source", "provisional", "label", "note"}:
+        return v["value"]
+    return v
+
+
+class World:
+    def __init__(self, d, problems: list[Problem]):
+        self.d = d
+        self.problems = problems
+        self.step_budget = STEP_BUDGET
+        game = d["game"] or {}
+        self.game_id = str(game.get("id", d.root.name))
+        self.player_counts = [int(n) for n in game.get("players", [])] or [2]
+        self.options = {k: (v if isinstance(v, dict) else {"default": v}) for k, v in d["options"].items()}
+        self._kinds()
+        self._tables()
+        self._components()
+        self._vars_and_zones()
+        self._defs()
+        self.events = {}
+        for name, ev in d["events"].items():
+            args = ev if isinstance(ev, dict) else {}
+            args = {k: v for k, v in args.items() if k not in ("label", "source", "description")}
+            self.events[name] = (list(args), [str(t) for t in args.values()])
+        self.phases = set(d["phases"])
+        self.all_strings = set(self.kind_values) | set(self.types) | self.phases | set(self.classes)
+        self.reserved_names = (set(self.gvars) | set(self.tables) | set(self.gzones) | set(self.kinds)
+                               | set(self.kind_values) | set(self.types) | self.phases)
+        self._check_namespace()
+        self.compiler = Compiler(self)
+        self._params()
+        self._active()
+
+    # ------------------------------------------------------------ problems
+    def error(self, message, path, hint=None, line=None, col=None):
+        loc = self.d.locate(path, line, col) if line is not None else self.d.where(path)
+        self.problems.append(Problem(message, loc, hint))
+
+    # ------------------------------------------------------------ declarations
+    def _kinds(self):
+        self.kinds = {}
+        self.kind_values = {}
+        self.kind_labels = {}
+        for name, k in self.d["kinds"].items():
+            values = k.get("values", []) if isinstance(k, dict) else (k or [])
+            values = [str(v) for v in values]
+            self.kinds[name] = values
+            labels = k.get("labels", {}) if isinstance(k, dict) else {}
+            for v in values:
+                if v in self.kind_values:
+                    self.error(f"kind value '{v}' is in two kinds ({self.kind_values[v]} and {name})",
+                               ("kinds", name))
+                self.kind_values[v] = name
+                self.kind_labels[v] = label_of({"label": labels.get(v)} if labels.get(v) else {}, v)
+
+    def _tables(self):
+        self.tables = {}
+        for name, raw in self.d["tables"].items():
+            v = unwrap(raw)
+            by_players = isinstance(v, dict) and set(v) == {"by_players"}
+            if by_players:
+                v = {int(k): unwrap(x) for k, x in v["by_players"].items()}
+                missing = [n for n in self.player_counts if n not in v]
+                if missing:
+                    self.error(f"table '{name}' has no entry for {', '.join(map(str, missing))} players",
+                               ("tables", name), "a by_players table lists every supported player count")
+            self.tables[name] = (v, by_players)
+
+    def count_value(self, v, path):
+        """A component count: int, by_players table, table name or expression; returns a function of n."""
+        v = unwrap(v)
+        if v is None:
+            return lambda n: 1
+        if isinstance(v, bool):
+            self.error("a count must be a number", path)
+            return lambda n: 0
+        if isinstance(v, int):
+            return lambda n, v=v: v
+        if isinstance(v, dict) and "by_players" in v:
+            tab = {int(k): unwrap(x) for k, x in v["by_players"].items()}
+            missing = [n for n in self.player_counts if n not in tab]
+            if missing:
+                self.error(f"count has no entry for {', '.join(map(str, missing))} players", path)
+            return lambda n, tab=tab: tab.get(n, 0)
+        if isinstance(v, str) and v in self.tables:
+            val, byp = self.tables[v]
+            return (lambda n: val.get(n, 0)) if byp else (lambda n: val)
+        self.error("a count must be a number, a by_players table or a table name", path)
+        return lambda n: 0
+
+    def _components(self):
+        self.classes = {}
+        self.types = {}          # type -> class
+        self.class_of = {}
+        self.type_entries = {}
+        self.type_labels = {}
+        self.props = {}
+        self.prop_types = {}
+        self.fields = {}
+        self.field_min = {}
+        self.field_defs = []     # (name, class set, init, is_map, kind)
+        field_classes = {}
+        for cname, cls in self.d["components"].items():
+            if not isinstance(cls, dict):
+                continue
+            self.classes[cname] = cls
+            for fname, fdef in (cls.get("fields") or {}).items():
+                fdef = fdef if isinstance(fdef, dict) else {"init": fdef}
+                field_classes.setdefault(fname, []).append((cname, fdef))
+            defaults = cls.get("properties") or {}
+            for tname, tdef in (cls.get("types") or {}).items():
+                tdef = tdef or {}
+                if tname in self.types:
+                    self.error(f"component type '{tname}' is also in class {self.types[tname]}",
+                               ("components", cname, "types", tname))
+                self.types[tname] = cname
+                self.class_of[tname] = cname
+                self.type_entries[tname] = tdef
+                self.type_labels[tname] = label_of(tdef, tname)
+                for pname, default in defaults.items():
+                    self.props.setdefault(pname, {})
+        reserved = {"label", "count", "source", "provisional", "modifies", "hooks", "zone", "description",
+                    "note"}
+        for tname, cname in self.types.items():
+            tdef = self.type_entries[tname]
+            defaults = self.classes[cname].get("properties") or {}
+            for pname in set(defaults) | (set(tdef) - reserved):
+                if pname not in defaults:
+                    self.error(f"type '{tname}' sets '{pname}', which class {cname} does not declare in "
+                               f"properties", ("components", cname, "types", tname, pname),
+                               did_you_mean(pname, defaults))
+                    continue
+                self.props.setdefault(pname, {})
+        for pname, table in self.props.items():
+            for tname, cname in self.types.items():
+                defaults = self.classes[cname].get("properties") or {}
+                tdef = self.type_entries[tname]
+                table[tname] = unwrap(tdef[pname]) if pname in tdef else unwrap(defaults.get(pname))
+            kinds = {_value_type(v) for v in table.values() if v is not None}
+            self.prop_types[pname] = kinds.pop() if len(kinds) == 1 else "any"
+            if self.prop_types[pname] == "str":
+                pass
+        for i, (fname, decls) in enumerate(field_classes.items()):
+            if fname in self.props:
+                self.error(f"'{fname}' is both a field and a property", ("components", decls[0][0], "fields", fname))
+            fdef = decls[0][1]
+            is_map = "of" in fdef
+            t = "map" if is_map else str(fdef.get("type", "int"))
+            self.fields[fname] = (i, t)
+            if fdef.get("resource") is not None or fdef.get("min") is not None:
+                self.field_min[fname] = fdef.get("min", 0)
+            self.field_defs.append((fname, {c for c, _ in decls}, fdef, is_map))
+
+    def _vars_and_zones(self):
+        d = self.d
+        self.gvars, self.pvars = {}, {}
+        self.gvar_min, self.pvar_min = {}, {}
+        self.var_defs = {"global": [], "player": []}
+        gmaps, pmaps = [], []
+        for scope, table, mins, maps in (("global", self.gvars, self.gvar_min, gmaps),
+                                         ("player", self.pvars, self.pvar_min, pmaps)):
+            for i, (name, v) in enumerate((d["vars"].get(scope) or {}).items()):
+                v = v if isinstance(v, dict) else {"init": v}
+                if "of" in v:
+                    t = "map"
+                    if v["of"] not in self.kinds:
+                        self.error(f"unknown kind '{v['of']}'", ("vars", scope, name, "of"),
+                                   did_you_mean(v["of"], self.kinds))
+                    maps.append(i)
+                else:
+                    t = str(v.get("type", "int"))
+                    if t not in VAR_TYPES:
+                        self.error(f"unknown var type '{t}'; expected one of {', '.join(sorted(VAR_TYPES))}",
+                                   ("vars", scope, name, "type"))
+                table[name] = (i, t)
+                if v.get("resource") is not None or v.get("min") is not None:
+                    mins[name] = v.get("min", 0)
+                self.var_defs[scope].append((name, v, t))
+        gz = {name: i for i, name in enumerate((d["zones"].get("global") or {}))}
+        pz = {name: i for i, name in enumerate((d["zones"].get("player") or {}))}
+        self.gzones, self.pzones = gz, pz
+        self.zone_defs = {("global", k): (v or {}) for k, v in (d["zones"].get("global") or {}).items()}
+        self.zone_defs.update({("player", k): (v or {}) for k, v in (d["zones"].get("player") or {}).items()})
+        fmaps = [col for name, (col, t) in self.fields.items() if t == "map"]
+        self.layout = Layout(dict((k, v[0]) for k, v in self.gvars.items()),
+                             dict((k, v[0]) for k, v in self.pvars.items()),
+                             gz, pz, dict((k, v[0]) for k, v in self.fields.items()), gmaps, pmaps, fmaps)
+        # capacity and size per zone (compiled lazily once the compiler exists)
+        self.gcap = [None] * len(gz)
+        self.pcap = [None] * len(pz)
+        self.gsize = [None] * len(gz)
+        self.psize = [None] * len(pz)
+        self.zone_visibility = {}
+        for (scope, name), z in self.zone_defs.items():
+            vis = z.get("visibility", "public")
+            self.zone_visibility[(scope, name)] = vis
+            size_prop = z.get("size")
+            if size_prop is not None and size_prop not in self.props:
+                self.error(f"zone size property '{size_prop}' is not a component property",
+                           ("zones", scope, name, "size"), did_you_mean(size_prop, self.props))
+                size_prop = None
+            table = self.props.get(size_prop) if size_prop else None
+            if scope == "global":
+                self.gsize[gz[name]] = table
+            else:
+                self.psize[pz[name]] = table
+
+    def _defs(self):
+        self.defs = {}
+        for key, body in self.d["defs"].items():
+            path = ("defs", key)
+            key_s = str(key).strip()
+            if "(" in key_s and key_s.endswith(")"):
+                name, params = key_s[:-1].split("(", 1)
+                params = [p.strip() for p in params.split(",") if p.strip()]
+            else:
+                name, params = key_s, []
+            name = name.strip()
+            if not name.isidentifier():
+                self.error(f"a def is written 'name(a, b)', not '{key_s}'", path)
+                continue
+            if not isinstance(body, str):
+                self.error("a def's body is an expression (a string)", path)
+                continue
+            try:
+                tree = parse_expr(body)
+            except DslSyntaxError as ex:
+                self.error(ex.message, path, line=ex.line, col=ex.col)
+                continue
+            where = str(self.d.where(path) or key_s)
+            self.defs[name] = (params, tree, where)
+
+    def _check_namespace(self):
+        seen = {}
+        groups = [("var", self.gvars), ("table", self.tables), ("zone", self.gzones), ("kind", self.kinds),
+                  ("kind value", self.kind_values), ("component type", self.types)]
+        for what, names in groups:
+            for n in names:
+                if n in seen and seen[n] != what:
+                    self.problems.append(Problem(
+                        f"'{n}' is both a {seen[n]} and a {what}: DSL names must be unique", self.d.where(())))
+                seen.setdefault(n, what)
+
+    # ------------------------------------------------------------ compiling helpers
+    def compile_expr(self, text, path, unit: Unit | None = None, scope: Scope | None = None, want=None):
+        """Compile one expression at `path`; on error record a problem and return None."""
+        if isinstance(text, bool) or isinstance(text, int) or text is None:
+            from .compiler import const
+            return const(text)
+        if not isinstance(text, str):
+            self.error(f"expected an expression (a string), got {type(text).__name__}", path)
+            return None
+        unit = unit or Unit(player=False)
+        scope = scope or Scope(unit)
+        try:
+            x = self.compiler.expr(parse_expr(text), scope)
+        except DslSyntaxError as ex:
+            self.error(ex.message, path, line=ex.line, col=ex.col)
+            return None
+        except CompileError as ex:
+            self.error(ex.message, path, ex.hint, line=ex.line, col=ex.col)
+            return None
+        if want == "bool" and x.t not in ("bool", "any", "int", "piece", "player", "str", "none"):
+            self.error(f"expected a condition, got a {x.t}", path)
+        return x
+
+    def compile_stmts(self, text, path, unit: Unit, scope: Scope | None = None):
+        if isinstance(text, list):
+            text = "\n".join(str(t) for t in text)
+        if not isinstance(text, str):
+            self.error("expected statements (a string)", path)
+            return None
+        scope = scope or Scope(unit)
+        where = str(self.d.where(path) or ".".join(map(str, path)))
+        try:
+            return self.compiler.stmts(parse_stmts(text), scope, where)
+        except DslSyntaxError as ex:
+            self.error(ex.message, path, line=ex.line, col=ex.col)
+        except CompileError as ex:
+            self.error(ex.message, path, ex.hint, line=ex.line, col=ex.col)
+        return None
+
+    # ------------------------------------------------------------ parameters and activity
+    def _params(self):
+        self.params = {}
+        self.param_mods = {}
+        for name, p in self.d["parameters"].items():
+            p = p if isinstance(p, dict) else {"default": p}
+            self.params[name] = p.get("default", 0)
+            self.param_mods[name] = {}
+        for tname, tdef in self.type_entries.items():
+            for pname, delta in (tdef.get("modifies") or {}).items():
+                cname = self.types[tname]
+                path = ("components", cname, "types", tname, "modifies", pname)
+                if pname not in self.params:
+                    self.error(f"unknown parameter '{pname}'", path, did_you_mean(pname, self.params))
+                    continue
+                if isinstance(delta, dict) and set(delta) == {"set"}:
+                    self.param_mods[pname][tname] = ("set", delta["set"])
+                elif isinstance(delta, int) and not isinstance(delta, bool):
+                    self.param_mods[pname][tname] = ("add", delta)
+                else:
+                    self.error("a modifier is a number (added) or {set: value}", path)
+
+    def param_type(self, name):
+        return _value_type(self.params[name])
+
+    def param_fn(self, name, pf):
+        default = self.params[name]
+        mods = self.param_mods[name]
+        G, PZ = self.layout.G, self.layout.PZ
+        active = self.type_active
+
+        def f(s, e):
+            v = default
+            base = G + pf(s, e) * PZ
+            for z in range(base, base + PZ):
+                for x in s.zones[z]:
+                    m = mods.get(s.types[x])
+                    if m is not None:
+                        act = active.get(s.types[x])
+                        if act is None or act(s, [None, None, x]):
+                            v = v + m[1] if m[0] == "add" else m[1]
+            return v
+        return f
+
+    def _active(self):
+        self.type_active = {}
+        for cname, cls in self.classes.items():
+            text = cls.get("active")
+            if text is None:
+                continue
+            unit = Unit(player=False)
+            sc = Scope(unit)
+            sc.names["self"] = ("slot", 2, "piece")
+            unit.n = 3
+            x = self.compile_expr(text, ("components", cname, "active"), unit, sc, want="bool")
+            if x is None:
+                continue
+            for tname, c in self.types.items():
+                if c == cname:
+                    self.type_active[tname] = x.f
+
+    def is_active(self, s, x):
+        act = self.type_active.get(s.types[x])
+        return act is None or bool(act(s, [None, None, x]))
+
+    def find(self, s, pl, tname, need_active):
+        """Player pl's first piece of type tname (active only, if asked), or None."""
+        if pl is None:
+            return None
+        G, PZ = self.layout.G, self.layout.PZ
+        base = G + pl * PZ
+        types = s.types
+        act = self.type_active.get(tname) if need_active else None
+        for z in range(base, base + PZ):
+            for x in s.zones[z]:
+                if types[x] == tname and (act is None or act(s, [None, None, x])):
+                    return x
+        return None
+
+    # ------------------------------------------------------------ zones
+    def capacity(self, s, z):
+        G = self.layout.G
+        cap = self.gcap[z] if z < G else self.pcap[(z - G) % self.layout.PZ]
+        if cap is None:
+            return 1 << 30
+        return cap(s, [None, None]) if callable(cap) else cap
+
+    def used(self, s, z):
+        G = self.layout.G
+        table = self.gsize[z] if z < G else self.psize[(z - G) % self.layout.PZ]
+        zone = s.zones[z]
+        if table is None:
+            return len(zone)
+        types = s.types
+        return sum(table[types[x]] or 0 for x in zone)
+
+    def move(self, s, x, z, pos):
+        if x is None:
+            raise RuleError("move: there is no piece to move (none)")
+        if z is None:
+            raise RuleError("move: no destination zone (none)")
+        old = s.loc[x]
+        if old == z:
+            if pos is None:
+                return
+            s.zones[z].remove(x)
+        else:
+            G = self.layout.G
+            cap = self.gcap[z] if z < G else self.pcap[(z - G) % self.layout.PZ]
+            if cap is not None:
+                table = self.gsize[z] if z < G else self.psize[(z - G) % self.layout.PZ]
+                need = (table[s.types[x]] or 0) if table is not None else 1
+                if self.used(s, z) + need > self.capacity(s, z):
+                    raise RuleError(f"zone {self.zone_label(z)} is full: no room for {s.types[x]}")
+            if old is not None:
+                s.zones[old].remove(x)
+        if pos is None:
+            s.zones[z].append(x)
+        else:
+            s.zones[z].insert(pos, x)
+        s.loc[x] = z
+
+    def zone_label(self, z):
+        lay = self.layout
+        if z < lay.G:
+            return lay.gzone_names[z]
+        pl = (z - lay.G) // lay.PZ
+        return f"{lay.pzone_names[(z - lay.G) % lay.PZ]} of player {pl + 1}"
+
+    def compile_zone_caps(self):
+        for (scope, name), z in self.zone_defs.items():
+            cap = z.get("capacity")
+            if cap is None:
+                continue
+            x = self.compile_expr(cap, ("zones", scope, name, "capacity"))
+            if x is None:
+                continue
+            value = x.c if x.c is not NOCONST else x.f
+            if scope == "global":
+                self.gcap[self.gzones[name]] = value
+            else:
+                self.pcap[self.pzones[name]] = value
