@@ -1,0 +1,116 @@
+"""Checks that hold in every state of every game: conservation, views, round trips.
+
+Finite things are conserved: every var and field declared with `resource: R` holds some of R, and the sum
+over all of them (per kind, for maps) never changes after setup. Pieces are conserved by construction (a
+piece is always in exactly one zone) and checked here too.
+"""
+
+from __future__ import annotations
+
+import json
+
+
+def resource_holders(game):
+    """[(resource, where, getter)] for every place that holds a resource."""
+    w = game.world
+    out = []
+    for name, v, t in w.var_defs["global"]:
+        r = v.get("resource")
+        if r is not None:
+            slot = w.gvars[name][0]
+            out.append((r, name, lambda s, slot=slot: [s.g[slot]]))
+    for name, v, t in w.var_defs["player"]:
+        r = v.get("resource")
+        if r is not None:
+            slot = w.pvars[name][0]
+            out.append((r, "player." + name, lambda s, slot=slot: [row[slot] for row in s.p]))
+    for fname, classes, fdef, is_map in w.field_defs:
+        r = fdef.get("resource")
+        if r is not None:
+            col = w.fields[fname][0]
+            out.append((r, "piece." + fname, lambda s, col=col: [v for v in s.fields[col] if v is not None]))
+    return out
+
+
+def _holders_of(game):
+    h = getattr(game, "_holders", None)
+    if h is None:
+        h = game._holders = resource_holders(game)
+    return h
+
+
+def resource_totals(game, s) -> dict:
+    """{resource: total} with totals per kind ({kind: n}) for map-valued holders."""
+    totals: dict = {}
+    for r, where, get in _holders_of(game):
+        for v in get(s):
+            if isinstance(v, dict):
+                t = totals.setdefault(r, {})
+                if not isinstance(t, dict):
+                    t = totals[r] = {"": t}
+                for k, n in v.items():
+                    t[k] = t.get(k, 0) + n
+            else:
+                t = totals.get(r, 0)
+                if isinstance(t, dict):
+                    t[""] = t.get("", 0) + v
+                else:
+                    totals[r] = t + v
+    return totals
+
+
+def pieces_consistent(s) -> str | None:
+    """None if every piece is in exactly one zone and `loc` agrees; else what is wrong."""
+    seen = [0] * len(s.types)
+    for zi, z in enumerate(s.zones):
+        for x in z:
+            seen[x] += 1
+            if s.loc[x] != zi:
+                return f"piece {x} is in zone {zi} but its location says {s.loc[x]}"
+    for x, c in enumerate(seen):
+        if c != 1:
+            return f"piece {x} ({s.types[x]}) is in {c} zones"
+    return None
+
+
+def check_state(game, s, totals0) -> list[str]:
+    """Problems with state `s`, given the resource totals right after setup."""
+    problems = []
+    t = resource_totals(game, s)
+    if t != totals0:
+        for r in sorted(set(t) | set(totals0)):
+            if t.get(r) != totals0.get(r):
+                problems.append(f"resource {r} is not conserved: {totals0.get(r)} at setup, now {t.get(r)}")
+    msg = pieces_consistent(s)
+    if msg:
+        problems.append(msg)
+    return problems
+
+
+def hidden_leaks(game, s, viewer) -> list[str]:
+    """What the view of `viewer` would reveal that the rules hide."""
+    v = game.view(s, viewer)
+    text = json.dumps(v)
+    problems = []
+    if "rng" in v:
+        problems.append("the view shows the random generator's state")
+    w = game.world
+    lay = game.layout
+    for (scope, name), vis in w.zone_visibility.items():
+        if vis not in ("hidden", "owner"):
+            continue
+        if scope == "global":
+            if vis == "hidden" and isinstance(v["zones"][name], list) and v["zones"][name]:
+                problems.append(f"zone {name} is hidden but its pieces are listed")
+        else:
+            for pl, row in enumerate(v["player_zones"]):
+                if (vis == "hidden" or pl != viewer) and isinstance(row[name], list) and row[name]:
+                    problems.append(f"player {pl + 1}'s {name} is shown to player {viewer + 1}")
+    private = [name for name, d, t in w.var_defs["player"] if d.get("visible") == "owner"]
+    for pl, row in enumerate(v["player_vars"]):
+        if pl != viewer:
+            for name in private:
+                if row.get(name) != "hidden":
+                    problems.append(f"player {pl + 1}'s {name} is shown to player {viewer + 1}")
+    del text, lay
+    return problems

@@ -1,0 +1,674 @@
+"""Hardened YAML loading: plain data plus the file position of every value.
+
+Contract:
+
+- `load_yaml(path)` / `load_yaml_text(text, filename)` return a `Document` whose `.data` is
+  plain Python (dict, list, str, int, float, bool, None), or raise `DefinitionError` listing
+  every problem found (I/O failures raise its subclass `InputError`). Bad input never
+  produces any other exception.
+- Safe only: a `yaml.SafeLoader` subclass composes the node graph; this module turns nodes
+  into values itself, so no YAML tag can construct a Python object. Tags other than the
+  core ones (`!!str`, `!!int`, `!!float`, `!!bool`, `!!null`, `!!seq`, `!!map`) are errors.
+- Scalars follow the YAML 1.2 core schema, not YAML 1.1: booleans are only
+  true/True/TRUE/false/False/FALSE (`on`, `off`, `yes`, `no`, `y`, `n` stay strings);
+  integers are decimal, `0o17` or `0x1F` (no `1_000`, no sexagesimal: `1:30` is a string);
+  no timestamps (dates stay strings); `.inf` and `.nan` stay strings (the engine has no
+  use for them). Integer keys stay integers (`3:` in a per-player-count table).
+- Errors: duplicate keys (naming the first line), keys that are lists, mappings or empty,
+  merge keys `<<` (not supported: write the keys out, or use anchors for whole values),
+  more than one document, syntax errors located at the marks PyYAML gives.
+- Caps (`Limits`): file size, nesting depth, number of aliases, and the number of values
+  created by expanding aliases, so that a "billion laughs" file fails fast.
+- The pure-Python parser is used, not libyaml: libyaml reports columns in bytes, which
+  are wrong on any line with non-ASCII text (the Chinese labels).
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import os
+import re
+from collections.abc import Hashable
+from typing import Any
+
+import attrs
+import yaml
+from yaml.events import AliasEvent, MappingStartEvent, SequenceStartEvent, StreamEndEvent
+from yaml.nodes import MappingNode, ScalarNode, SequenceNode
+
+from .problems import DefinitionError, InputError, Location, Problem
+
+Path = tuple[Hashable, ...]
+
+_BREAKS = "\n\x85\u2028\u2029"  # line breaks as PyYAML counts them (after \r normalisation)
+
+
+@attrs.frozen
+class Limits:
+    """Caps that keep hostile or mistaken input from exhausting time or memory."""
+
+    max_bytes: int = 2 * 1024 * 1024
+    max_depth: int = 64  # nested lists/mappings (keep far below the recursion limit)
+    max_aliases: int = 1_000  # alias uses (`*name`) in one file
+    max_alias_nodes: int = 100_000  # values created by expanding aliases
+
+
+DEFAULT_LIMITS = Limits()
+
+
+# --------------------------------------------------------------------------- document
+
+
+@attrs.frozen
+class _Pos:
+    key: tuple[int, int] | None  # 1-based line, col of the mapping key (None: root, list item)
+    value: tuple[int, int]  # 1-based line, col of the value
+    node: ScalarNode | None  # the scalar node, for locate_in_scalar
+
+
+class Document:
+    """A loaded YAML file: `data`, `file` (the name used in locations), `text` (the source
+    with line ends normalised to \\n), and positions of every value.
+
+    Paths are tuples of mapping keys and list indices from the root. A path element may
+    also be the text of a key (`"3"` for the int key `3`), as JSON tools report it.
+    """
+
+    __slots__ = ("data", "file", "text", "_positions", "_line_starts", "_offsets")
+
+    def __init__(self, data: Any, file: str, text: str, positions: dict[Path, _Pos]):
+        self.data = data
+        self.file = file
+        self.text = text
+        self._positions = positions
+        self._line_starts: list[int] | None = None
+        self._offsets: dict[Path, list[int] | None] = {}
+
+    def __repr__(self) -> str:
+        return f"Document({self.file!r})"
+
+    def resolve(self, path: Path) -> tuple[Path, bool]:
+        """The path with each element replaced by the actual key or index, and whether
+        the whole path exists (else the longest existing prefix)."""
+        node, real = self.data, []
+        for element in path:
+            if isinstance(node, dict):
+                if element in node and type(element) is not bool:
+                    key = element
+                else:
+                    text = _key_text(element)
+                    key = next((k for k in node if _key_text(k) == text), _MISSING)
+                    if key is _MISSING:
+                        return tuple(real), False
+            elif isinstance(node, list):
+                try:
+                    key = int(element)
+                except (TypeError, ValueError):
+                    return tuple(real), False
+                if not 0 <= key < len(node) or isinstance(element, bool):
+                    return tuple(real), False
+            else:
+                return tuple(real), False
+            real.append(key)
+            node = node[key]
+        return tuple(real), True
+
+    def _pos(self, path: Path) -> tuple[_Pos, bool]:
+        real, exact = self.resolve(path)
+        while real not in self._positions:  # the root is always present
+            real, exact = real[:-1], False
+        return self._positions[real], exact
+
+    def where(self, path: Path = ()) -> Location:
+        """Where the value at `path` starts (a block scalar: at its `|` or `>`); for a path
+        that does not exist, the nearest existing ancestor."""
+        pos, _ = self._pos(path)
+        return Location(self.file, *pos.value)
+
+    def key_where(self, path: Path) -> Location:
+        """Where the key of the mapping entry at `path` is; `where(path)` for list items,
+        the root and paths that do not exist."""
+        pos, exact = self._pos(path)
+        if exact and pos.key is not None:
+            return Location(self.file, *pos.key)
+        return self.where(path)
+
+    def locate_in_scalar(self, path: Path, line: int, col: int) -> Location:
+        """The file position of the character at 1-based (`line`, `col`) of the string at
+        `path` (as a parser of that string reports it). Handles plain, quoted, literal and
+        folded scalars; positions past the end of a line or of the text are clamped. Falls
+        back to `where(path)` when the value is not a string or cannot be mapped exactly."""
+        pos, exact = self._pos(path)
+        node = pos.node
+        if not exact or node is None or not _is_str_node(node):
+            return self.where(path)
+        real, _ = self.resolve(path)
+        if real not in self._offsets:
+            self._offsets[real] = _scalar_offsets(self.text, node, self._column)
+        offsets = self._offsets[real]
+        if offsets is None:
+            return self.where(path)
+        lines = node.value.split("\n")
+        line = min(max(line, 1), len(lines))
+        col = min(max(col, 1), len(lines[line - 1]) + 1)
+        offset = sum(len(text) + 1 for text in lines[: line - 1]) + col - 1
+        return self._location_of_index(offsets[offset])
+
+    def _row(self, index: int) -> int:
+        if self._line_starts is None:
+            self._line_starts = [0] + [i + 1 for i, c in enumerate(self.text) if c in _BREAKS]
+        return bisect.bisect_right(self._line_starts, index) - 1
+
+    def _column(self, index: int) -> int:
+        """0-based column of text[index]."""
+        row = self._row(index)  # fills _line_starts
+        return index - self._line_starts[row]
+
+    def _location_of_index(self, index: int) -> Location:
+        row = self._row(index)
+        return Location(self.file, row + 1, index - self._line_starts[row] + 1)
+
+
+_MISSING = object()
+
+
+def _key_text(key: object) -> str:
+    """A key as JSON would spell it: the identity used for duplicate detection too."""
+    if isinstance(key, bool):
+        return "true" if key else "false"
+    if key is None:
+        return "null"
+    return str(key)
+
+
+# --------------------------------------------------------------------------- entry points
+
+
+def load_yaml(path: str | os.PathLike, limits: Limits = DEFAULT_LIMITS) -> Document:
+    """Read and load one YAML file (UTF-8, an optional BOM is ignored)."""
+    file = os.fspath(path)
+    try:
+        with open(file, "rb") as stream:
+            raw = stream.read(limits.max_bytes + 1)  # never read more than the cap
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise InputError(Problem(f"cannot read file: {reason}", Location(file, 0, 0))) from None
+    if len(raw) > limits.max_bytes:
+        raise DefinitionError(_too_large(file, limits))
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        before = raw[: error.start]
+        line = before.count(b"\n") + 1
+        col = len(before[before.rfind(b"\n") + 1 :].decode("utf-8", "replace")) + 1
+        raise DefinitionError(
+            Problem("the file is not valid UTF-8", Location(file, line, col),
+                    "save it with UTF-8 encoding")
+        ) from None
+    return _load(text, file, limits)
+
+
+def load_yaml_text(text: str, filename: str = "<string>", limits: Limits = DEFAULT_LIMITS) -> Document:
+    """Load YAML from a string; `filename` names it in locations."""
+    if len(text) > limits.max_bytes or len(text.encode("utf-8", "surrogatepass")) > limits.max_bytes:
+        raise DefinitionError(_too_large(filename, limits))
+    return _load(text.removeprefix("\ufeff"), filename, limits)
+
+
+def _too_large(file: str, limits: Limits) -> Problem:
+    return Problem(f"the file is larger than the limit of {limits.max_bytes} bytes", Location(file, 0, 0))
+
+
+class _Abort(Exception):
+    """Stops loading at once (a cap was exceeded, or the input cannot be composed)."""
+
+    def __init__(self, problem: Problem):
+        self.problem = problem
+
+
+def _load(text: str, file: str, limits: Limits) -> Document:
+    # Normalise line ends first: marks and our own line counting then agree, and \r at a
+    # line end does not shift any column.
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    loader = None
+    try:
+        loader = _Loader(text, file, limits)  # checks the characters at once: inside the try
+        root = loader.get_single_node()
+        builder = _Builder(file, limits, loader.alias_marks)
+        data = builder.build_root(root)
+    except _Abort as abort:
+        raise DefinitionError(abort.problem) from None
+    except yaml.MarkedYAMLError as error:
+        raise DefinitionError(_syntax_problem(error, file)) from None
+    except yaml.reader.ReaderError as error:
+        raise DefinitionError(_reader_problem(error, text, file)) from None
+    finally:
+        if loader is not None:
+            loader.dispose()
+    if builder.problems:
+        raise DefinitionError(builder.problems)
+    return Document(data, file, text, builder.positions)
+
+
+def _loc(file: str, mark) -> Location:
+    return Location(file, mark.line + 1, mark.column + 1)
+
+
+def _syntax_problem(error: yaml.MarkedYAMLError, file: str) -> Problem:
+    mark = error.problem_mark or error.context_mark
+    message = error.problem or error.context or "invalid YAML"
+    if error.context and error.problem and error.context_mark is not None:
+        message += f" ({error.context} at line {error.context_mark.line + 1})"
+    hint = None
+    if "'\\t'" in message:
+        hint = "indent with spaces: YAML does not allow tabs there"
+    return Problem(f"invalid YAML: {message}", _loc(file, mark) if mark else Location(file, 0, 0), hint)
+
+
+def _reader_problem(error: yaml.reader.ReaderError, text: str, file: str) -> Problem:
+    index = max(0, min(error.position, len(text)))
+    line = text.count("\n", 0, index) + 1
+    col = index - (text.rfind("\n", 0, index) + 1) + 1
+    char = error.character if isinstance(error.character, str) else chr(error.character)
+    return Problem(f"unacceptable character U+{ord(char):04X} in the file", Location(file, line, col))
+
+
+# --------------------------------------------------------------------------- composing
+
+
+class _Loader(yaml.SafeLoader):
+    """SafeLoader with YAML 1.2 core scalar resolution and caps on depth and aliases.
+
+    Only its composer is used (`get_single_node`); values are built by `_Builder`.
+    """
+
+    # A fresh table, not SafeLoader's YAML 1.1 one (which makes `on`/`yes` booleans,
+    # `1:30` an int and dates timestamps).
+    yaml_implicit_resolvers: dict = {}
+
+    def __init__(self, text: str, file: str, limits: Limits):
+        super().__init__(text)
+        self.file = file
+        self.limits = limits
+        self.depth = 0
+        self.aliases = 0
+        # (id(parent node), index or id(key node)) -> mark of the alias used there, so
+        # that errors about expanded aliases point at the alias, not at its anchor.
+        self.alias_marks: dict[tuple[int, int], Any] = {}
+
+    def compose_node(self, parent, index):
+        if self.check_event(AliasEvent):
+            self.aliases += 1
+            mark = self.peek_event().start_mark
+            if self.aliases > self.limits.max_aliases:
+                raise _Abort(Problem(
+                    f"too many aliases: more than {self.limits.max_aliases} in one file",
+                    _loc(self.file, mark)))
+            if parent is not None:
+                slot = index if isinstance(index, int) else id(index)
+                self.alias_marks[(id(parent), slot)] = mark
+            return super().compose_node(parent, index)
+        if not self.check_event(SequenceStartEvent, MappingStartEvent):
+            return super().compose_node(parent, index)
+        self.depth += 1
+        try:
+            if self.depth > self.limits.max_depth:
+                raise _Abort(Problem(
+                    f"nesting is too deep: more than {self.limits.max_depth} levels",
+                    _loc(self.file, self.peek_event().start_mark)))
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+
+    def get_single_node(self):
+        self.get_event()  # STREAM-START
+        document = None
+        if not self.check_event(StreamEndEvent):
+            document = self.compose_document()
+        if not self.check_event(StreamEndEvent):
+            raise _Abort(Problem(
+                "a file holds one YAML document, but a second one starts here",
+                _loc(self.file, self.peek_event().start_mark),
+                "remove the '---' line or split the file"))
+        self.get_event()  # STREAM-END
+        return document
+
+
+_TAG = "tag:yaml.org,2002:"
+
+
+def _resolver(tag: str, pattern: str, first: str) -> None:
+    _Loader.add_implicit_resolver(_TAG + tag, re.compile(pattern + r"\Z"), list(first))
+
+
+# YAML 1.2 core schema, minus .inf/.nan. Order matters: int before float.
+_resolver("null", r"(?:~|null|Null|NULL|)", ["~", "n", "N", ""])
+_resolver("bool", r"(?:true|True|TRUE|false|False|FALSE)", "tTfF")
+_resolver("int", r"(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)", "-+0123456789")
+_resolver("float", r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?", "-+.0123456789")
+
+
+# --------------------------------------------------------------------------- building values
+
+
+class _Builder:
+    """Turns the node graph into plain values, recording positions and problems."""
+
+    def __init__(self, file: str, limits: Limits, alias_marks: dict):
+        self.file = file
+        self.limits = limits
+        self.alias_marks = alias_marks
+        self.positions: dict[Path, _Pos] = {}
+        self.problems: list[Problem] = []
+        self.visited: set[int] = set()  # nodes built once: meeting one again is an alias
+        self.open: set[int] = set()  # collections being built: meeting one is a cycle
+        self.expanded = 0
+
+    def build_root(self, root) -> Any:
+        if root is None:  # an empty file
+            self.positions[()] = _Pos(None, (1, 1), None)
+            return None
+        return self.build(root, (), None, None, False)
+
+    def build(self, node, path: Path, key: tuple[int, int] | None, alias_mark, expanding: bool) -> Any:
+        if id(node) in self.visited:
+            expanding = True
+        self.visited.add(id(node))
+        if expanding:
+            self.expanded += 1
+            if self.expanded > self.limits.max_alias_nodes:
+                raise _Abort(Problem(
+                    f"aliases expand to more than {self.limits.max_alias_nodes} values",
+                    _loc(self.file, alias_mark or node.start_mark),
+                    "an alias of an alias of ... multiplies; write the values out"))
+        if len(path) > self.limits.max_depth:  # nesting built up through aliases
+            raise _Abort(Problem(
+                f"nesting is too deep: more than {self.limits.max_depth} levels",
+                _loc(self.file, alias_mark or node.start_mark)))
+        mark = node.start_mark
+        self.positions[path] = _Pos(
+            key, (mark.line + 1, mark.column + 1), node if isinstance(node, ScalarNode) else None)
+        if isinstance(node, ScalarNode):
+            return self.scalar(node)
+        if id(node) in self.open:
+            raise _Abort(Problem("an alias refers to a value that contains it",
+                                 _loc(self.file, alias_mark or mark)))
+        self.open.add(id(node))
+        try:
+            if isinstance(node, SequenceNode):
+                return self.sequence(node, path, alias_mark, expanding)
+            return self.mapping(node, path, alias_mark, expanding)
+        finally:
+            self.open.discard(id(node))
+
+    def _child_alias_mark(self, parent, slot, inherited):
+        # The outermost alias is the one the author wrote at this place: keep it.
+        return inherited or self.alias_marks.get((id(parent), slot))
+
+    def sequence(self, node: SequenceNode, path: Path, alias_mark, expanding: bool) -> list:
+        if node.tag != _TAG + "seq":
+            self.problem(f"unsupported tag {_short_tag(node.tag)}", node.start_mark)
+        return [
+            self.build(item, (*path, i), None, self._child_alias_mark(node, i, alias_mark), expanding)
+            for i, item in enumerate(node.value)
+        ]
+
+    def mapping(self, node: MappingNode, path: Path, alias_mark, expanding: bool) -> dict:
+        if node.tag != _TAG + "map":
+            self.problem(f"unsupported tag {_short_tag(node.tag)}", node.start_mark)
+        result: dict = {}
+        first_line: dict[str, int] = {}  # key text -> line of its first definition
+        for key_node, value_node in node.value:
+            key = self.key(key_node)
+            if key is _MISSING:
+                continue
+            text = _key_text(key)
+            # Python merges 1, 1.0 and True into one dict key: that is a duplicate too.
+            clash = text in first_line or key in result
+            if clash:
+                line = first_line.get(text) or next(
+                    (first_line[_key_text(k)] for k in result if k == key), 0)
+                self.problem(f"duplicate key '{text}' (first defined at line {line})", key_node.start_mark)
+                continue
+            first_line[text] = key_node.start_mark.line + 1
+            key_pos = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+            slot_mark = self._child_alias_mark(node, id(key_node), alias_mark)
+            result[key] = self.build(value_node, (*path, key), key_pos, slot_mark, expanding)
+        return result
+
+    def key(self, node) -> Any:
+        if not isinstance(node, ScalarNode):
+            kind = "list" if isinstance(node, SequenceNode) else "mapping"
+            self.problem(f"a key must be a plain value, not a {kind}", node.start_mark)
+            return _MISSING
+        if node.style is None and node.value == "<<":
+            self.problem("merge keys ('<<') are not supported", node.start_mark,
+                         "write the keys out; an alias (*name) may stand for a whole value")
+            return _MISSING
+        key = self.scalar(node)
+        if key is None:
+            self.problem("a key must not be empty", node.start_mark, "quote it: '' or 'null'")
+            return _MISSING
+        return key
+
+    def scalar(self, node: ScalarNode) -> Any:
+        tag, value = node.tag, node.value
+        if tag == _TAG + "str":
+            return value
+        if tag == _TAG + "null":
+            if value in ("", "~", "null", "Null", "NULL"):
+                return None
+        elif tag == _TAG + "bool":
+            if value in ("true", "True", "TRUE"):
+                return True
+            if value in ("false", "False", "FALSE"):
+                return False
+        elif tag == _TAG + "int":
+            try:
+                return _parse_int(value)
+            except ValueError:
+                pass
+        elif tag == _TAG + "float":
+            # Only reached through the float resolver or an explicit !!float; the engine
+            # has no use for infinities or NaN, which also have no JSON form.
+            if _FLOAT.fullmatch(value) and math.isfinite(float(value)):
+                return float(value)
+        else:
+            self.problem(f"unsupported tag {_short_tag(tag)}", node.start_mark,
+                         "only plain values, lists and mappings are allowed")
+            return None
+        self.problem(f"{value!r} is not a valid {tag.removeprefix(_TAG)}", node.start_mark)
+        return None
+
+    def problem(self, message: str, mark, hint: str | None = None) -> None:
+        self.problems.append(Problem(message, _loc(self.file, mark), hint))
+
+
+_FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?")
+
+
+def _parse_int(text: str) -> int:
+    # int() would accept '1_000' and spaces, which YAML 1.2 core does not: check first.
+    if re.fullmatch(r"[-+]?[0-9]+", text):
+        return int(text, 10)  # raises ValueError past Python's digit limit: a problem
+    if re.fullmatch(r"0o[0-7]+", text):
+        return int(text[2:], 8)
+    if re.fullmatch(r"0x[0-9a-fA-F]+", text):
+        return int(text[2:], 16)
+    raise ValueError(text)
+
+
+def _short_tag(tag: str) -> str:
+    return "'!!" + tag.removeprefix(_TAG) + "'" if tag.startswith(_TAG) else repr(tag)
+
+
+def _is_str_node(node: ScalarNode) -> bool:
+    return node.tag == _TAG + "str"
+
+
+# --------------------------------------------------------------------------- scalar positions
+
+
+def _scalar_offsets(text: str, node: ScalarNode, column) -> list[int] | None:
+    """For each character of the scalar's value, the index in `text` it comes from, plus
+    one entry for the end of the value. None when the reconstruction does not reproduce
+    the value exactly: a wrong position is worse than an approximate one."""
+    start, end, style = node.start_mark.index, node.end_mark.index, node.style
+    start = _skip_properties(text, start, end)
+    try:
+        if style in ("|", ">"):
+            pairs = _block_pairs(text, start, node.value, style, column)
+        elif style in ("'", '"'):
+            pairs = _flow_pairs(text, start + 1, end - 1, style)
+        else:
+            pairs = _flow_pairs(text, start, end, None)
+    except (IndexError, ValueError):
+        return None
+    if pairs is None or "".join(c for c, _ in pairs) != node.value:
+        return None
+    indices = [i for _, i in pairs]
+    if indices:
+        indices.append(indices[-1] + 1)
+    else:
+        indices.append(start + 1 if style in ("'", '"') else start)
+    return indices
+
+
+def _skip_properties(text: str, i: int, end: int) -> int:
+    """The start of the scalar itself: a node's mark is at its anchor or tag, if any."""
+    while i < end and text[i] in "&!":
+        while i < end and text[i] not in " \t" + _BREAKS:
+            i += 1
+        while i < end and text[i] in " \t" + _BREAKS:
+            i += 1
+    return i
+
+
+def _flow_pairs(text: str, a: int, b: int, style: str | None) -> list[tuple[str, int]] | None:
+    """(character, source index) of a plain or quoted scalar spanning text[a:b], folding
+    line breaks as YAML does (one break: a space; n breaks: n-1 newlines)."""
+    out: list[tuple[str, int, bool]] = []  # third: unescaped white space (dropped before a fold)
+    i = a
+    while i < b:
+        c = text[i]
+        if c in _BREAKS:
+            while out and out[-1][2]:
+                out.pop()
+            breaks, j = _count_breaks(text, i, b)
+            if breaks == 1:
+                out.append((" ", i, False))
+            else:
+                out.extend(("\n", i, False) for _ in range(breaks - 1))
+            i = j
+        elif style == "'" and c == "'":
+            out.append(("'", i, False))
+            i += 2
+        elif style == '"' and c == "\\":
+            escape = text[i + 1]
+            if escape in yaml.scanner.Scanner.ESCAPE_REPLACEMENTS:
+                out.append((yaml.scanner.Scanner.ESCAPE_REPLACEMENTS[escape], i, False))
+                i += 2
+            elif escape in yaml.scanner.Scanner.ESCAPE_CODES:
+                width = yaml.scanner.Scanner.ESCAPE_CODES[escape]
+                out.append((chr(int(text[i + 2 : i + 2 + width], 16)), i, False))
+                i += 2 + width
+            elif escape in _BREAKS:  # an escaped line break joins the lines
+                breaks, j = _count_breaks(text, i + 1, b)
+                out.extend(("\n", i, False) for _ in range(breaks - 1))
+                i = j
+            else:
+                return None
+        else:
+            out.append((c, i, c in " \t"))
+            i += 1
+    return [(c, i) for c, i, _ in out]
+
+
+def _count_breaks(text: str, i: int, b: int) -> tuple[int, int]:
+    """Line breaks in the white space starting at text[i], and the index after it."""
+    breaks = 0
+    while i < b and text[i] in " \t" + _BREAKS:
+        breaks += text[i] in _BREAKS
+        i += 1
+    return breaks, i
+
+
+def _block_pairs(text: str, start: int, value: str, style: str, column) -> list[tuple[str, int]] | None:
+    """(character, source index) of a literal or folded block scalar whose indicator is at
+    text[start]. The indentation is found by trying the candidates YAML allows and keeping
+    the one that reproduces `value` (the parent's indentation is not known here)."""
+    i = start + 1
+    chomping = None
+    explicit = False
+    while i < len(text) and text[i] in "+-0123456789":
+        if text[i] in "+-":
+            chomping = text[i] == "+"
+        else:
+            explicit = True
+        i += 1
+    while i < len(text) and text[i] not in _BREAKS:  # spaces and a comment
+        i += 1
+    body = i + 1
+    # Auto-detected indentation: the widest run of leading spaces up to the first content.
+    widest, j, col = 0, body, 0
+    while j < len(text) and text[j] in " " + _BREAKS:
+        col = col + 1 if text[j] == " " else 0
+        widest = max(widest, col)
+        j += 1
+    candidates = [max(widest, 1)]
+    if explicit:
+        candidates += [n for n in range(1, max(widest, 1) + 1) if n != candidates[0]]
+    for indent in candidates:
+        pairs = _block_with_indent(text, body, indent, style, chomping, column)
+        if "".join(c for c, _ in pairs) == value:
+            return pairs
+    return None
+
+
+def _block_with_indent(text: str, i: int, indent: int, style: str, chomping, column) -> list[tuple[str, int]]:
+    """PyYAML's scan_block_scalar, tracking source indices; `column(k)` is the 0-based
+    column of text[k]."""
+    n = len(text)
+
+    def breaks_from(k: int) -> tuple[list[tuple[str, int]], int]:
+        found = []
+        while column(k) < indent and k < n and text[k] == " ":
+            k += 1
+        while k < n and text[k] in _BREAKS:
+            found.append((_norm_break(text[k]), k))
+            k += 1
+            while column(k) < indent and k < n and text[k] == " ":
+                k += 1
+        return found, k
+
+    out: list[tuple[str, int]] = []
+    found, i = breaks_from(i)
+    line_break: tuple[str, int] | None = None
+    while column(i) == indent and i < n:
+        out.extend(found)
+        leading_non_space = text[i] not in " \t"
+        while i < n and text[i] not in _BREAKS:
+            out.append((text[i], i))
+            i += 1
+        line_break = (_norm_break(text[i]), i) if i < n else None
+        i += 1 if i < n else 0
+        found, i = breaks_from(i)
+        if column(i) == indent and i < n:
+            if style == ">" and line_break and line_break[0] == "\n" and leading_non_space \
+                    and text[i] not in " \t":
+                if not found:
+                    out.append((" ", line_break[1]))
+            elif line_break:
+                out.append(line_break)
+        else:
+            break
+    if chomping is not False and line_break:
+        out.append(line_break)
+    if chomping is True:
+        out.extend(found)
+    return out
+
+
+def _norm_break(char: str) -> str:
+    return "\n" if char in "\n\x85" else char

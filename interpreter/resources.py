@@ -1,0 +1,25 @@
+"""Where the project's data folders (schemas/, grammar/, gamedefs/) are.
+
+In a checkout they sit next to the package (`<repo>/schemas`); an installed package ships
+them as package data (`interpreter/_data/schemas`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def data_dir(name: str) -> Path:
+    """The folder `name` (e.g. "schemas"): `<repo>/name` in a checkout, else the package's
+    `_data/name`. Raises FileNotFoundError naming both places if neither exists."""
+    repo = _PACKAGE.parent / name
+    # When installed, the package's parent is site-packages, whose own `schemas` or
+    # `grammar` folder (if any) belongs to somebody else.
+    if repo.is_dir() and _PACKAGE.parent.name not in ("site-packages", "dist-packages"):
+        return repo
+    packaged = _PACKAGE / "_data" / name
+    if packaged.is_dir():
+        return packaged
+    raise FileNotFoundError(f"data folder {name!r} not found: looked in {repo} and {packaged}")
