@@ -296,7 +296,10 @@ def test_player_count_maps_and_int_keys():
         "g.yaml:4:38: error: components.c.types.t.count.by_players: invalid name 'four': expected a player count"
     ]
     text = "components:\n  c:\n    types:\n      t: {count: {3: 1}}\n"
-    assert messages(text)[0].startswith("g.yaml:4:22: error: components.c.types.t.count: unknown key '3'")
+    assert messages(text) == [
+        "g.yaml:4:11: error: components.c.types.t.count: missing key 'by_players'",
+        "g.yaml:4:19: error: components.c.types.t.count: unknown key '3'; expected 'by_players'",
+    ]
 
 
 def test_table_with_provenance_is_strict_and_floats_are_not_values():
