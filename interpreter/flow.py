@@ -236,7 +236,7 @@ class FlowCompiler:
         if st.optional:
             p = Action()
             p.name, p.step, p.params, p.cond, p.effect, p.nslots = "pass", sid, [], None, None, 2
-            p.label = [({"en": "pass", "zh": "放弃"}, None)]
+            p.label = {"en": [("pass", None, None)], "zh": [("放弃", None, None)]}
             p.is_pass, p.cond_text, p.path = True, None, path
             st.pass_action = p
         return st
