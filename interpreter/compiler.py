@@ -529,6 +529,10 @@ class Compiler:
                         raise RuleError(f"field {name} would become {v} (below {lo})")
                     s.fields[col][bf(s, e)] = _bounded(v)
                 return (lambda s, e: s.fields[col][bf(s, e)], setf, t)
+            if b.t == "player":
+                raise CompileError(f"a player has no var '{name}'", tok, did_you_mean(name, w.pvars))
+            if b.t == "piece":
+                raise CompileError(f"a piece has no field '{name}'", tok, did_you_mean(name, w.fields))
             raise CompileError(f"'{name}' cannot be set here (only vars and piece fields can)", tok)
         if isinstance(node, Tree) and node.data == "index":
             base, key = node.children

@@ -56,7 +56,20 @@ def load_game(name_or_path, variant=None) -> "Game":
 
 class Game:
     def __init__(self, definition):
-        problems: list[Problem] = []
+        problems: list[Problem] = list(getattr(definition, "problems", []))
+        try:
+            self._compile(definition, problems)
+        except DefinitionError:
+            raise
+        except Exception as ex:  # bad input must never end in a traceback: report what we know
+            if not problems:
+                where = definition.where(("game",)) if definition.docs else None
+                problems.append(Problem(f"cannot compile this definition ({type(ex).__name__}: {ex})", where,
+                                        "this is a bug of meeple when no other problem is reported"))
+        if problems:
+            raise DefinitionError(sort_problems(problems))
+
+    def _compile(self, definition, problems):
         self.definition = d = definition
         w = self.world = World(d, problems)
         self.layout = w.layout
@@ -79,8 +92,6 @@ class Game:
         self.setup_fn = w.compile_stmts(d["setup"], ("setup",), su) if d["setup"] is not None else None
         self.setup_n = su.n
         self._compile_scoring()
-        if problems:
-            raise DefinitionError(sort_problems(problems))
 
     # ------------------------------------------------------------ compile
     def _compile_inits(self):

@@ -75,9 +75,10 @@ class Document:
     also be the text of a key (`"3"` for the int key `3`), as JSON tools report it.
     """
 
-    __slots__ = ("data", "file", "text", "_positions", "_line_starts", "_offsets")
+    __slots__ = ("data", "file", "text", "_positions", "_line_starts", "_offsets", "problems")
 
     def __init__(self, data: Any, file: str, text: str, positions: dict[Path, _Pos]):
+        self.problems: list[Problem] = []  # recoverable problems, kept only by lenient loading
         self.data = data
         self.file = file
         self.text = text
@@ -185,8 +186,11 @@ def _key_text(key: object) -> str:
 # --------------------------------------------------------------------------- entry points
 
 
-def load_yaml(path: str | os.PathLike, limits: Limits = DEFAULT_LIMITS) -> Document:
-    """Read and load one YAML file (UTF-8, an optional BOM is ignored)."""
+def load_yaml(path: str | os.PathLike, limits: Limits = DEFAULT_LIMITS, lenient: bool = False) -> Document:
+    """Read and load one YAML file (UTF-8, an optional BOM is ignored).
+
+    With `lenient`, problems that leave the data usable (a duplicate key: the first one is kept) are
+    returned in `Document.problems` instead of raised, so that later checks can report theirs too."""
     file = os.fspath(path)
     try:
         with open(file, "rb") as stream:
@@ -206,7 +210,7 @@ def load_yaml(path: str | os.PathLike, limits: Limits = DEFAULT_LIMITS) -> Docum
             Problem("the file is not valid UTF-8", Location(file, line, col),
                     "save it with UTF-8 encoding")
         ) from None
-    return _load(text, file, limits)
+    return _load(text, file, limits, lenient)
 
 
 def load_yaml_text(text: str, filename: str = "<string>", limits: Limits = DEFAULT_LIMITS) -> Document:
@@ -227,7 +231,7 @@ class _Abort(Exception):
         self.problem = problem
 
 
-def _load(text: str, file: str, limits: Limits) -> Document:
+def _load(text: str, file: str, limits: Limits, lenient: bool = False) -> Document:
     # Normalise line ends first: marks and our own line counting then agree, and \r at a
     # line end does not shift any column.
     text = text.replace("\r\n", "\n").replace("\r", "\n")
@@ -246,9 +250,11 @@ def _load(text: str, file: str, limits: Limits) -> Document:
     finally:
         if loader is not None:
             loader.dispose()
-    if builder.problems:
+    if builder.problems and not lenient:
         raise DefinitionError(builder.problems)
-    return Document(data, file, text, builder.positions)
+    doc = Document(data, file, text, builder.positions)
+    doc.problems = list(builder.problems)
+    return doc
 
 
 def _loc(file: str, mark) -> Location:

@@ -104,8 +104,10 @@ def game_files(root: Path) -> list[Path]:
 
 
 def load_definition(root: Path) -> Definition:
-    """Read, schema-check and merge every YAML file of a game directory; raise DefinitionError with all
-    problems found at this stage."""
+    """Read, schema-check and merge every YAML file of a game directory.
+
+    Problems found here are kept in `Definition.problems` (not raised) so that the compiler can add its
+    own and the author sees them all at once; a file that cannot be read at all is left out."""
     root = Path(root)
     if not root.is_dir():
         from .problems import InputError
@@ -119,12 +121,12 @@ def load_definition(root: Path) -> Definition:
     d = Definition(root)
     for f in files:
         try:
-            doc = load_yaml(f)
+            doc = load_yaml(f, lenient=True)
         except DefinitionError as ex:
             problems.extend(ex.problems)
             continue
+        problems.extend(doc.problems)
         problems.extend(validate_document(doc))
         d.add(doc, problems)
-    if problems:
-        raise DefinitionError(problems)
+    d.problems = problems
     return d

@@ -42,7 +42,11 @@ class World:
         self.step_budget = STEP_BUDGET
         game = d["game"] or {}
         self.game_id = str(game.get("id", d.root.name))
-        self.player_counts = [int(n) for n in game.get("players", [])] or [2]
+        counts = game.get("players") if isinstance(game, dict) else None
+        # A malformed list is a schema problem (already reported): carry on to find the other problems.
+        self.player_counts = [n for n in counts if type(n) is int] if isinstance(counts, list) else []
+        self.counts_known = bool(self.player_counts)
+        self.player_counts = self.player_counts or [2]
         self.options = {k: (v if isinstance(v, dict) else {"default": v}) for k, v in d["options"].items()}
         self._kinds()
         self._tables()
@@ -92,7 +96,7 @@ class World:
             by_players = isinstance(v, dict) and set(v) == {"by_players"}
             if by_players:
                 v = {int(k): unwrap(x) for k, x in v["by_players"].items()}
-                missing = [n for n in self.player_counts if n not in v]
+                missing = [n for n in self.player_counts if n not in v] if self.counts_known else []
                 if missing:
                     self.error(f"table '{name}' has no entry for {', '.join(map(str, missing))} players",
                                ("tables", name), "a by_players table lists every supported player count")
@@ -110,7 +114,7 @@ class World:
             return lambda n, v=v: v
         if isinstance(v, dict) and "by_players" in v:
             tab = {int(k): unwrap(x) for k, x in v["by_players"].items()}
-            missing = [n for n in self.player_counts if n not in tab]
+            missing = [n for n in self.player_counts if n not in tab] if self.counts_known else []
             if missing:
                 self.error(f"count has no entry for {', '.join(map(str, missing))} players", path)
             return lambda n, tab=tab: tab.get(n, 0)

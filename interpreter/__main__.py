@@ -1,0 +1,4 @@
+from interpreter.cli import main
+import sys
+
+sys.exit(main())

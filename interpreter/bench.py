@@ -1,0 +1,101 @@
+"""Speed and memory of the engine on random play. Pure functions that return plain dicts.
+
+    figures = bench("some_game", players=4, games=20, seed=1)
+
+The timed loop is the engine alone plus the cheapest possible bot (one float draw per decision):
+`legal_actions`, pick, `apply`, `is_over`, `current_player`. tracemalloc is off while timing; memory is
+measured apart: the process's peak resident set size, and the peak of Python allocations during one
+extra game run under tracemalloc.
+"""
+from __future__ import annotations
+
+import gc
+import json
+import random
+import resource
+import sys
+import time
+import tracemalloc
+from typing import Any
+
+from .simulate import action_lister
+
+
+def load(game_ref: str, **kwargs) -> tuple[Any, float]:
+    """Load a game (name or path) and return (game, milliseconds taken by load and compile)."""
+    from .game import load_game
+
+    started = time.perf_counter()
+    game = load_game(game_ref, **kwargs)
+    return game, (time.perf_counter() - started) * 1000.0
+
+
+def random_playout(game, players: int, seed: int, rng: random.Random, options: dict | None = None,
+                   max_decisions: int = 1_000_000) -> tuple[Any, int]:
+    """Play one game with uniform random choices; return (final state, decisions)."""
+    draw = rng.random
+    legal_actions, apply, is_over = action_lister(game), game.apply, game.is_over
+    state = game.new_game(players=players, seed=seed, options=options)
+    decisions = 0
+    while not is_over(state):
+        actions = legal_actions(state)
+        state = apply(state, actions[int(draw() * len(actions))])
+        decisions += 1
+        if decisions >= max_decisions:
+            raise RuntimeError(f"game seeded {seed} did not end within {max_decisions} decisions")
+    return state, decisions
+
+
+def peak_rss_mib() -> float:
+    """Peak resident set size of this process so far, in MiB."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024  # bytes on macOS, KiB on Linux
+
+
+def bench_game(game, players: int, games: int, seed: int = 1, options: dict | None = None) -> dict:
+    """Time `games` random games seeded seed, seed+1, ... of a loaded game; see the module doc."""
+    if tracemalloc.is_tracing():
+        tracemalloc.stop()
+    rng = random.Random(seed)
+    decisions = 0
+    state = None
+    gc.collect()
+    started = time.perf_counter()
+    for i in range(games):
+        state, n = random_playout(game, players, seed + i, rng, options)
+        decisions += n
+    seconds = time.perf_counter() - started
+
+    # Memory, apart from the timing: one more game under tracemalloc.
+    tracemalloc.start()
+    final, _ = random_playout(game, players, seed, random.Random(seed), options)
+    traced_peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    try:
+        state_bytes = len(json.dumps(game.to_json(final), separators=(",", ":")))
+    except Exception:  # to_json is optional for this figure
+        state_bytes = None
+
+    return {
+        "game": getattr(game, "id", None),
+        "players": players,
+        "games": games,
+        "seed": seed,
+        "decisions": decisions,
+        "seconds": seconds,
+        "decisions_per_second": decisions / seconds if seconds > 0 else 0.0,
+        "games_per_second": games / seconds if seconds > 0 else 0.0,
+        "us_per_decision": seconds / decisions * 1e6 if decisions else 0.0,
+        "decisions_per_game": decisions / games if games else 0.0,
+        "peak_rss_mib": peak_rss_mib(),
+        "one_game_traced_peak_kib": traced_peak / 1024,
+        "final_state_json_bytes": state_bytes,
+    }
+
+
+def bench(game_ref: str, players: int, games: int, seed: int = 1, options: dict | None = None) -> dict:
+    """Load (timed) and bench a game by name or path: bench_game's figures plus "load_ms"."""
+    game, load_ms = load(game_ref)
+    figures = bench_game(game, players, games, seed, options)
+    figures["load_ms"] = load_ms
+    return figures

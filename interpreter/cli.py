@@ -1,0 +1,731 @@
+"""The `meeple` command line. The only module of the package that prints or exits.
+
+Commands: validate, play, simulate, replay, bench, schema (`meeple COMMAND --help` for each).
+Exit codes: 0 ok; 1 failures (definition errors, an illegal action, games that raised); 2 usage or I/O
+errors. `main(argv)` returns the code instead of exiting, so that tests can call it.
+"""
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import os
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+from . import simulate as simulate_module
+from .bots import BOTS, make_bot, seat_seed
+from .simulate import MAX_DECISIONS, text
+
+PROG = "meeple"
+SEAT_KINDS = ("human", *BOTS)
+SCHEMA_FILE = "gamedef.schema.json"
+EDITOR_LINE = "# yaml-language-server: $schema=<path-or-url of gamedef.schema.json>"
+
+
+class UsageError(Exception):
+    """Bad command-line input or an unreadable file: exit code 2."""
+
+
+class Failure(Exception):
+    """The command ran and found something wrong (already reported): exit code 1."""
+
+
+# --------------------------------------------------------------------------------------------- output
+
+def out(line: str = "") -> None:
+    print(line, file=sys.stdout)
+
+
+def err(line: str) -> None:
+    print(line, file=sys.stderr)
+
+
+def _utf8_safe_streams() -> None:
+    """Never fail on a character the terminal cannot show (labels may be in Chinese)."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+        if encoding != "utf8" and hasattr(stream, "reconfigure"):
+            try:
+                stream.reconfigure(errors="replace")
+            except (ValueError, OSError):
+                pass
+
+
+def person(seat: int) -> str:
+    """A seat as people count it: seat 0 is Player 1."""
+    return f"Player {seat + 1}"
+
+
+def label_of(action: dict, lang: str) -> str:
+    label = action.get("label")
+    return text(label, lang) if label else str(action.get("id"))
+
+
+# ---------------------------------------------------------------------------------------- resources
+
+def _data_dir(name: str) -> Path:
+    """A data folder (gamedefs, schemas, grammar) of the checkout or of the installed package."""
+    try:
+        from .resources import data_dir
+    except ImportError:  # pragma: no cover - only while resources.py is being written
+        here = Path(__file__).resolve().parent
+        for candidate in (here.parent / name, here / "_data" / name):
+            if candidate.is_dir():
+                return candidate
+        return here.parent / name
+    return Path(data_dir(name))
+
+
+def available_games() -> list[str]:
+    try:
+        root = _data_dir("gamedefs")
+        return sorted(p.name for p in root.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
+    except (OSError, LookupError, ValueError):
+        return []
+
+
+def resolve_game(ref: str) -> str:
+    """A game reference as load_game takes it: an existing directory (a file means its directory), or a
+    game name under gamedefs/. UsageError for anything else."""
+    path = Path(ref)
+    if path.exists():
+        return str(path.parent if path.is_file() else path)
+    games = available_games()
+    if ref in games:
+        return ref
+    hint = ""
+    close = difflib.get_close_matches(ref, games, n=1)
+    if close:
+        hint = f"; did you mean {close[0]!r}?"
+    elif games:
+        hint = f"; games: {', '.join(games)}"
+    raise UsageError(f"no such game or path: {ref}{hint}")
+
+
+def engine():
+    """The engine's public names, imported on first use (so that --help works without them)."""
+    from . import game as game_module
+    from .problems import DefinitionError
+
+    return game_module, DefinitionError
+
+
+def is_input_error(exc: Exception) -> bool:
+    """A DefinitionError that is an I/O error (the files could not be read): exit code 2, not 1."""
+    from . import problems
+
+    input_error = getattr(problems, "InputError", None)
+    return input_error is not None and isinstance(exc, input_error)
+
+
+def load(ref: str, loader=None):
+    """Load a game for a command (with `loader`, default load_game); a broken definition is reported
+    on stderr and ends in Failure."""
+    game_module, DefinitionError = engine()
+    target = resolve_game(ref)
+    try:
+        return (loader or game_module.load_game)(target)
+    except DefinitionError as exc:
+        for problem in exc.problems:
+            err(str(problem))
+        if is_input_error(exc):
+            raise UsageError(f"cannot read the game {ref}") from None
+        err(f"{PROG}: {ref}: {len(exc.problems)} problem(s) in the definition; see `{PROG} validate`")
+        raise Failure() from None
+
+
+def check_players(game, players: int) -> int:
+    counts = list(getattr(game, "player_counts", []) or [])
+    if counts and players not in counts:
+        raise UsageError(f"--players {players}: this game takes {', '.join(map(str, counts))} players")
+    return players
+
+
+def parse_options(game, pairs: list[str] | None) -> dict | None:
+    """`--option NAME=VALUE` pairs; VALUE is read as YAML (7, true, text)."""
+    if not pairs:
+        return None
+    import yaml
+
+    specs = getattr(game, "options", {}) or {}
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, raw = pair.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise UsageError(f"--option {pair!r}: expected NAME=VALUE")
+        if specs and name not in specs:
+            close = difflib.get_close_matches(name, list(specs), n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else f"; options: {', '.join(specs)}"
+            raise UsageError(f"--option {name}: no such option{hint}")
+        try:
+            options[name] = yaml.safe_load(raw) if raw.strip() else ""
+        except yaml.YAMLError:
+            options[name] = raw
+    return options
+
+
+def new_game(game, players: int, seed: Any, options: dict | None, log: list | None = None):
+    try:
+        return simulate_module.new_game(game, players, seed, options, log)
+    except ValueError as exc:  # a bad option value or player count
+        raise UsageError(str(exc)) from None
+
+
+def narrates_actions(messages: list) -> bool:
+    """Whether the engine's log tells the action itself (an entry naming the acting `player`)."""
+    return any(isinstance(m, dict) and "player" in m for m in messages)
+
+
+def print_log(messages: list, lang: str) -> None:
+    """The narrative: what a player did, indented under the headers of rounds and phases."""
+    for message in messages:
+        indent = "  " if isinstance(message, dict) and message.get("player") is not None else ""
+        out(indent + text(message, lang))
+
+
+def score_labels(game, lang: str) -> dict:
+    """Scoring item id -> label, where the game tells them."""
+    labels = {}
+    for item in getattr(game, "score_items", None) or ():
+        if isinstance(item, (tuple, list)) and len(item) > 1 and isinstance(item[0], str) and item[1]:
+            labels[item[0]] = text(item[1], lang)
+    return labels
+
+
+def print_outcome(game, state, lang: str) -> None:
+    outcome = game.outcome(state)
+    scores = outcome.get("scores", [])
+    breakdown = outcome.get("breakdown") or [{} for _ in scores]
+    labels = score_labels(game, lang)
+    out("Final scores:")
+    for seat, score in enumerate(scores):
+        parts = ", ".join(f"{labels.get(item, item)} {value}" for item, value in (breakdown[seat] or {}).items())
+        out(f"  {person(seat)}: {score}" + (f"  ({parts})" if parts else ""))
+    winners = list(outcome.get("winners", []))
+    tiebreak = outcome.get("tiebreak") or []
+    if scores:
+        top = max(scores)
+        tied = [seat for seat, score in enumerate(scores) if score == top]
+        if len(tied) > 1 and tiebreak:
+            keys = "; ".join(f"{person(seat)} {tiebreak[seat]}" for seat in tied if seat < len(tiebreak))
+            out(f"Tie on {top} points, broken by: {keys}")
+    if len(winners) == 1:
+        out(f"Winner: {person(winners[0])}")
+    elif winners:
+        out(f"Winners (shared): {', '.join(person(s) for s in winners)}")
+
+
+def describe(game, state, lang: str) -> str:
+    try:
+        return game.describe(state, lang=lang)
+    except TypeError:
+        return game.describe(state)
+
+
+# -------------------------------------------------------------------------------------------- validate
+
+def cmd_validate(args) -> int:
+    game_module, DefinitionError = engine()
+    status = 0
+    for ref in args.paths:
+        try:
+            target = resolve_game(ref)
+        except UsageError as exc:
+            err(f"{PROG}: error: {exc}")
+            status = max(status, 2)
+            continue
+        try:
+            game = game_module.load_game(target)
+        except DefinitionError as exc:
+            for problem in exc.problems:
+                out(str(problem))
+            if is_input_error(exc):
+                err(f"{PROG}: error: cannot read {ref}")
+                status = max(status, 2)
+            else:
+                out(f"{ref}: {len(exc.problems)} problem(s)")
+                status = max(status, 1)
+            continue
+        except OSError as exc:
+            err(f"{PROG}: error: {ref}: {exc.strerror or exc}")
+            status = max(status, 2)
+            continue
+        except Exception as exc:  # a fault of the engine, not of the definition: still no traceback
+            if args.debug:
+                raise
+            err(f"{PROG}: internal error while loading {ref}: {type(exc).__name__}: {exc}")
+            status = max(status, 1)
+            continue
+        for warning in getattr(game, "warnings", None) or []:
+            out(str(warning))
+        counts = ", ".join(map(str, getattr(game, "player_counts", []) or []))
+        out(f"{ref}: ok: {text(game.name)} ({game.id}), {counts} players")
+    return status
+
+
+# ------------------------------------------------------------------------------------------------ play
+
+HUMAN_HELP = """\
+Type the number of an action and press Enter.
+  ?   this help
+  m   show the menu again
+  v   view the game as you see it (your own state and what is public)
+  q   quit the game"""
+
+
+class Quit(Exception):
+    """A person left the game."""
+
+
+def ask_human(game, state, seat: int, legal: list[dict], lang: str) -> dict:
+    def menu() -> None:
+        out()
+        out(describe(game, state, lang))
+        step = legal[0].get("step", "") if legal else ""
+        out(f"{person(seat)}, your decision" + (f" ({step})" if step else "") + ":")
+        for number, action in enumerate(legal, 1):
+            out(f"  {number:>3}) {label_of(action, lang)}")
+
+    menu()
+    while True:
+        try:
+            reply = input(f"{person(seat)} [1-{len(legal)}, ? help]> ").strip().lower()
+        except EOFError:
+            out()
+            raise Quit("input ended") from None
+        if reply in ("q", "quit", "exit"):
+            raise Quit("quit")
+        if reply in ("?", "h", "help"):
+            out(HUMAN_HELP)
+        elif reply in ("m", "menu", ""):
+            menu()
+        elif reply in ("v", "view"):
+            out(render_view(game, game.view(state, seat), seat, lang))
+        elif reply.isdigit() and 1 <= int(reply) <= len(legal):
+            return legal[int(reply) - 1]
+        else:
+            out(f"Please type a number from 1 to {len(legal)} (or ? for help).")
+
+
+def render_view(game, view: dict, seat: int, lang: str) -> str:
+    """A player's view (game.view) as a few lines for people; the JSON itself if its shape is unknown."""
+    try:
+        types = view.get("pieces", {}).get("types") or []
+
+        def name(value) -> str:
+            try:
+                return game.value_text(value, "str", lang)
+            except Exception:
+                return str(value)
+
+        def values(d: dict) -> str:
+            parts = []
+            for key, value in d.items():
+                if isinstance(value, dict):
+                    value = " ".join(f"{name(k)}:{v}" for k, v in value.items()) or "-"
+                parts.append(f"{key}={value}")
+            return ", ".join(parts) or "-"
+
+        def zone(content) -> str:
+            if isinstance(content, dict) and "hidden" in content:
+                return f"{content['hidden']} hidden"
+            if not content:
+                return "empty"
+            counts: dict[str, int] = {}
+            for piece in content:
+                label = name(types[piece]) if isinstance(piece, int) and 0 <= piece < len(types) else str(piece)
+                counts[label] = counts.get(label, 0) + 1
+            return ", ".join(f"{label} x{n}" if n > 1 else label for label, n in counts.items())
+
+        lines = [f"{person(seat)}, your view:"]
+        for pl, (pvars, pzones) in enumerate(zip(view["player_vars"], view["player_zones"])):
+            who = "you" if pl == seat else person(pl)
+            lines.append(f"  {who}: {values(pvars)}")
+            lines.extend(f"      {z}: {zone(c)}" for z, c in pzones.items())
+        if view.get("vars"):
+            lines.append(f"  table: {values(view['vars'])}")
+        lines.extend(f"      {z}: {zone(c)}" for z, c in (view.get("zones") or {}).items())
+        return "\n".join(lines)
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return json.dumps(view, indent=1, ensure_ascii=False, sort_keys=True)
+
+
+def parse_seats(specs: list[str] | None, players: int, default_bot: str) -> list[str]:
+    kinds = [default_bot] * players
+    for spec in specs or []:
+        number, sep, kind = spec.partition("=")
+        kind = kind.strip().lower()
+        if not sep or not number.strip().isdigit():
+            raise UsageError(f"--seat {spec!r}: expected SEAT=KIND, e.g. 1=human")
+        seat = int(number)
+        if not 1 <= seat <= players:
+            raise UsageError(f"--seat {spec!r}: seats are numbered 1 to {players}")
+        if kind not in SEAT_KINDS:
+            raise UsageError(f"--seat {spec!r}: KIND is one of {', '.join(SEAT_KINDS)}")
+        kinds[seat - 1] = kind
+    return kinds
+
+
+def write_record(path: str | None, actions: list[str]) -> None:
+    if not path:
+        return
+    try:
+        Path(path).write_text("".join(a + "\n" for a in actions), encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def cmd_play(args) -> int:
+    game = load(args.game)
+    players = check_players(game, args.players)
+    options = parse_options(game, args.option)
+    kinds = parse_seats(args.seat, players, args.bot)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+    bots = {seat: make_bot(kind, seat_seed(seed, seat)) for seat, kind in enumerate(kinds) if kind != "human"}
+    lang = args.lang
+    narrate = not args.quiet
+
+    setup_log: list = []
+    state = new_game(game, players, seed, options, setup_log)
+    seats = ", ".join(f"{person(s)} {k}" for s, k in enumerate(kinds))
+    out(f"{text(game.name, lang)}: {players} players, seed {seed} ({seats})")
+    if narrate:
+        print_log(setup_log, lang)
+    record: list[str] = []
+    decisions = 0
+    try:
+        while not game.is_over(state):
+            if decisions >= MAX_DECISIONS:
+                err(f"{PROG}: the game did not end within {MAX_DECISIONS} decisions")
+                return 1
+            seat = game.current_player(state)
+            legal = game.legal_actions(state)
+            if seat is None or not legal:
+                err(f"{PROG}: the game is not over but nobody can act (after {decisions} decisions)")
+                return 1
+            if kinds[seat] == "human":
+                action = ask_human(game, state, seat, legal, lang)
+            else:
+                action = bots[seat].choose(game, state, legal)
+            messages: list = []
+            state = game.apply(state, action, log=messages)
+            decisions += 1
+            record.append(action["id"])
+            if narrate or kinds[seat] == "human":
+                if not narrates_actions(messages):
+                    out(f"  {person(seat)}: {label_of(action, lang)}")
+                print_log(messages, lang)
+    except Quit as why:
+        out(f"Game abandoned after {decisions} decision{'' if decisions == 1 else 's'}.")
+        write_record(args.record, record)
+        return 1 if str(why) == "input ended" else 0
+    out()
+    out(describe(game, state, lang))
+    print_outcome(game, state, lang)
+    out(f"{decisions} decisions.")
+    write_record(args.record, record)
+    return 0
+
+
+# -------------------------------------------------------------------------------------------- simulate
+
+def cmd_simulate(args) -> int:
+    from .simulate import simulate
+
+    game = load(args.game)
+    players = check_players(game, args.players)
+    options = parse_options(game, args.option)
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    bar = None
+    progress = None
+    if sys.stderr.isatty() and not args.json:
+        from tqdm import tqdm
+
+        bar = tqdm(total=args.games, unit="game", file=sys.stderr, leave=False)
+        progress = lambda i, record: bar.update(1)  # noqa: E731
+    try:
+        summary = simulate(game, players, args.games, seed=args.seed, bot=args.bot, options=options,
+                           progress=progress)
+    finally:
+        if bar is not None:
+            bar.close()
+    if args.json:
+        out(json.dumps(summary, indent=2, ensure_ascii=False))
+        return 1 if summary["errors"] else 0
+    last = args.seed + args.games - 1
+    out(f"{text(game.name)}: {players} players, {args.games} games (seeds {args.seed}..{last}), "
+        f"bot {args.bot}")
+    out(f"completed: {summary['completed']}/{args.games} in {summary['seconds']:.2f} s")
+    d = summary["decisions"]
+    out(f"decisions per game: mean {d['mean']:.1f}, min {d['min']}, max {d['max']}")
+    out(f"{'seat':<10}{'wins':>8}{'win rate':>10}{'score mean':>12}{'stdev':>8}")
+    for seat in range(players):
+        out(f"{person(seat):<10}{summary['wins'][seat]:>8.2f}{summary['win_rate'][seat]:>10.1%}"
+            f"{summary['score_mean'][seat]:>12.2f}{summary['score_stdev'][seat]:>8.2f}")
+    if summary["errors"]:
+        out(f"errors: {len(summary['errors'])} game(s) raised:")
+        for e in summary["errors"]:
+            out(f"  seed {e['seed']}: {e['error']}")
+        return 1
+    out("errors: none")
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------- replay
+
+def read_actions(path: str) -> list:
+    """Action ids one per line (blank lines and # comments skipped), or a JSON list of ids/objects."""
+    try:
+        content = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{path}: not a UTF-8 text file") from None
+    if content.lstrip().startswith("["):
+        try:
+            actions = json.loads(content)
+        except json.JSONDecodeError as exc:
+            raise UsageError(f"{path}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None
+        for i, a in enumerate(actions, 1):
+            if not isinstance(a, (str, dict)):
+                raise UsageError(f"{path}: item {i} is neither an action id nor an action object")
+        return actions
+    return [s for s in (line.strip() for line in content.splitlines()) if s and not s.startswith("#")]
+
+
+def cmd_replay(args) -> int:
+    game_module, _ = engine()
+    game = load(args.game)
+    players = check_players(game, args.players)
+    options = parse_options(game, args.option)
+    actions = read_actions(args.actions)
+    lang = args.lang
+    setup_log: list = []
+    state = new_game(game, players, args.seed, options, setup_log)
+    if not args.json:
+        print_log(setup_log, lang)
+    for index, action in enumerate(actions, 1):
+        seat = game.current_player(state)
+        messages: list = []
+        try:
+            state = game.apply(state, action, log=messages)
+        except game_module.IllegalAction as exc:
+            shown = action if isinstance(action, str) else action.get("id", action)
+            err(f"{args.actions}: action {index} ({shown}): illegal: {exc}")
+            return 1
+        if not args.json:
+            if seat is not None and not narrates_actions(messages):
+                label = label_of(action, lang) if isinstance(action, dict) else action
+                out(f"  {person(seat)}: {label}")
+            print_log(messages, lang)
+    over = game.is_over(state)
+    if args.json:
+        report = {
+            "game": game.id, "players": players, "seed": args.seed, "applied": len(actions), "over": over,
+            "current_player": None if over else game.current_player(state),
+            "state": game.to_json(state),
+        }
+        if over:
+            report["outcome"] = game.outcome(state)
+        out(json.dumps(report, indent=2, ensure_ascii=False))
+        return 0
+    out()
+    out(f"{len(actions)} actions applied.")
+    out(describe(game, state, lang))
+    if over:
+        print_outcome(game, state, lang)
+    else:
+        out(f"The game goes on: {person(game.current_player(state))} to decide.")
+    return 0
+
+
+# ----------------------------------------------------------------------------------------------- bench
+
+def cmd_bench(args) -> int:
+    from .bench import bench_game, load as timed_load
+
+    game, load_ms = load(args.game, loader=timed_load)
+    players = check_players(game, args.players)
+    options = parse_options(game, args.option)
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    figures = bench_game(game, players, args.games, seed=args.seed, options=options)
+    figures["load_ms"] = load_ms
+    if args.json:
+        out(json.dumps(figures, indent=2))
+        return 0
+    last = args.seed + args.games - 1
+    out(f"{text(game.name)}: {players} players, {args.games} random games (seeds {args.seed}..{last})")
+    out(f"  load + compile      {load_ms:10.1f} ms")
+    out(f"  decisions           {figures['decisions']:10d}   ({figures['decisions_per_game']:.1f} per game)")
+    out(f"  time                {figures['seconds']:10.3f} s")
+    out(f"  decisions/s         {figures['decisions_per_second']:10.0f}")
+    out(f"  games/s             {figures['games_per_second']:10.2f}")
+    out(f"  µs per decision     {figures['us_per_decision']:10.1f}")
+    out(f"  peak RSS            {figures['peak_rss_mib']:10.1f} MiB")
+    out(f"  one game, traced    {figures['one_game_traced_peak_kib']:10.1f} KiB peak of Python allocations")
+    if figures.get("final_state_json_bytes") is not None:
+        out(f"  final state         {figures['final_state_json_bytes']:10d} bytes of compact JSON")
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------- schema
+
+def cmd_schema(args) -> int:
+    try:
+        source = _data_dir("schemas") / SCHEMA_FILE
+        content = source.read_text(encoding="utf-8")
+    except (OSError, LookupError) as exc:
+        raise UsageError(f"cannot read the schema {SCHEMA_FILE}: {exc}") from None
+    if args.output:
+        try:
+            Path(args.output).write_text(content, encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+        err(f"wrote {args.output}; put this line at the top of a definition file:")
+        err(f"# yaml-language-server: $schema={args.output}")
+    else:
+        sys.stdout.write(content if content.endswith("\n") else content + "\n")
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------- parser
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("meeple")
+    except Exception:  # not installed: running from a checkout
+        return "0.1.0 (checkout)"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    games = available_games()
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="meeple: a generic interpreter for board games whose rules live in YAML.",
+        epilog=("GAME is a game name under gamedefs/"
+                + (f" ({', '.join(games)})" if games else "")
+                + " or the path of a game directory. Seats are numbered from 1.\n"
+                "Exit codes: 0 ok; 1 failures (definition errors, illegal actions, games that raised); "
+                "2 usage or I/O errors."),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument("--debug", action="store_true", help="show Python tracebacks of internal errors")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    def game_args(p, seed_default: int | None = 1, seed_help: str = "the first seed (default: 1)"):
+        p.add_argument("game", metavar="GAME", help="a game name under gamedefs/ or a game directory")
+        p.add_argument("--players", "-p", type=int, required=True, metavar="N", help="number of players")
+        p.add_argument("--seed", "-s", type=int, default=seed_default, metavar="S", help=seed_help)
+        p.add_argument("--option", "-o", action="append", metavar="NAME=VALUE",
+                       help="a game option (repeatable); VALUE is read as YAML")
+
+    p = sub.add_parser(
+        "validate", help="check game definitions and print every problem",
+        description="Load each game directory (a file means its directory; a bare name means a game "
+                    "under gamedefs/) and print every problem as file:line:col: error: message. "
+                    "Exit 0 if all are valid, 1 if a definition has errors, 2 for a missing path.")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="a game directory, a file in one, or a game name")
+    p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser(
+        "play", help="play a game: bots narrate, people choose from a menu",
+        description="Play one game. Bot seats play by themselves and the game is narrated; a human seat "
+                    "gets a numbered menu of its legal actions (type a number; ? help, m menu, "
+                    "v view your state, q quit). Ends with the scores, their breakdown and the winners.")
+    game_args(p, None, "the game's seed (default: a random one, printed)")
+    p.add_argument("--seat", action="append", metavar="SEAT=KIND",
+                   help=f"who plays a seat (repeatable), KIND one of {', '.join(SEAT_KINDS)}; e.g. 1=human")
+    p.add_argument("--bot", choices=sorted(BOTS), default="random", help="the bot of the other seats")
+    p.add_argument("--lang", choices=("en", "zh"), default="en", help="language of labels and narration")
+    p.add_argument("--quiet", "-q", action="store_true", help="no narration of bot turns")
+    p.add_argument("--record", metavar="FILE", help="write the ids of the actions played, one per line "
+                                                     "(for `meeple replay`)")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser(
+        "simulate", help="play many bot games and report lengths, win rates and scores",
+        description="Play K bot games seeded S, S+1, ..., S+K-1 and report how many completed, decisions "
+                    "per game (mean/min/max), each seat's win rate (a shared win is split), score mean "
+                    "and standard deviation per seat, and every game that raised an error, with its seed. "
+                    "Exit 1 if a game raised.")
+    game_args(p)
+    p.add_argument("--games", "-k", "-n", type=int, required=True, metavar="K", help="number of games")
+    p.add_argument("--bot", choices=sorted(BOTS), default="random", help="the bot of every seat")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser(
+        "replay", help="apply a recorded list of actions and show the game",
+        description="Start a game with the given players, seed and options, apply the actions of FILE "
+                    "(action ids one per line, # comments allowed, or a JSON list of ids or action "
+                    "objects), narrate them and show the final or current state. An illegal action is "
+                    "reported with its 1-based index and the reason; exit 1.")
+    game_args(p, None, "the game's seed")
+    p.add_argument("--actions", "-a", required=True, metavar="FILE", help="the actions to apply")
+    p.add_argument("--lang", choices=("en", "zh"), default="en", help="language of labels and narration")
+    p.add_argument("--json", action="store_true", help="print the resulting state (and outcome) as JSON")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser(
+        "bench", help="measure the engine's speed and memory on random games",
+        description="Time K random games: decisions/s, games/s, µs per decision, load and compile time, "
+                    "peak resident memory and the peak Python allocations of one game (tracemalloc runs "
+                    "apart from the timed games).")
+    game_args(p)
+    p.add_argument("--games", "-k", "-n", type=int, required=True, metavar="K", help="number of games")
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser(
+        "schema", help="print or export the JSON Schema of definition files",
+        description="Print the JSON Schema of game definition files (gamedef.schema.json), or write it "
+                    "to FILE. Editors with the YAML language server (VS Code's YAML extension, for one) "
+                    "complete and check a definition file that starts with:\n\n  " + EDITOR_LINE,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--output", "-O", metavar="FILE", help="write the schema to FILE instead of printing it")
+    p.set_defaults(func=cmd_schema)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; return the exit code."""
+    _utf8_safe_streams()
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version and usage errors
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    try:
+        return args.func(args)
+    except UsageError as exc:
+        err(f"{PROG} {args.command}: error: {exc}")
+        return 2
+    except Failure:
+        return 1
+    except KeyboardInterrupt:
+        err(f"{PROG}: interrupted")
+        return 130
+    except BrokenPipeError:
+        try:  # the reader went away (`meeple ... | head`): nothing more to say
+            sys.stdout = open(os.devnull, "w")
+        except OSError:
+            pass
+        return 0
+    except OSError as exc:
+        err(f"{PROG} {args.command}: error: {exc}")
+        return 2
+    except Exception as exc:
+        if args.debug or os.environ.get("MEEPLE_DEBUG"):
+            raise
+        err(f"{PROG} {args.command}: internal error: {type(exc).__name__}: {exc}")
+        err("(run with --debug for the Python traceback)")
+        return 1
