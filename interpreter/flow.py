@@ -40,7 +40,7 @@ class Action:
     """One action of a step: parameters with their domains, a condition, an effect and a label."""
 
     __slots__ = ("name", "step", "params", "cond", "effect", "nslots", "label", "is_pass", "cond_text",
-                 "path")
+                 "path", "sig_cols")
 
 
 class Step:
@@ -73,10 +73,12 @@ def _enumerate(s, e, act, params, i, vals, out):
         seen = set()
         fields = s.fields
         types = s.types
+        cols = act.sig_cols
     last = i == len(params) - 1
     for v in (items if type(items) is not list else tuple(items)):
         if distinct:
-            sig = (types[v],) + tuple(str(c[v]) if type(c[v]) is dict else c[v] for c in fields)
+            t = types[v]
+            sig = (t,) + tuple([fields[c][v] for c in cols[t]])
             if sig in seen:
                 continue
         e[slot] = v
@@ -237,7 +239,7 @@ class FlowCompiler:
             p = Action()
             p.name, p.step, p.params, p.cond, p.effect, p.nslots = "pass", sid, [], None, None, 2
             p.label = {"en": [("pass", None, None)], "zh": [("放弃", None, None)]}
-            p.is_pass, p.cond_text, p.path = True, None, path
+            p.is_pass, p.cond_text, p.path, p.sig_cols = True, None, path, {}
             st.pass_action = p
         return st
 
@@ -246,6 +248,7 @@ class FlowCompiler:
         a = Action()
         a.name, a.step, a.path = str(aid), sid, path
         a.is_pass = bool(raw.get("pass", False))
+        a.sig_cols = w.sig_cols
         u = self.unit(event)
         sc = Scope(u)
         a.params = []

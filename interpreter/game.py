@@ -187,6 +187,7 @@ class Game:
         s.rng = rng.seed_state(seed)
         s.decisions = 0
         s.menu = None
+        s.ids = None
         s.ev = []
         s.budget = 0
         s.flow = []
@@ -260,12 +261,17 @@ class Game:
         out = []
         menu = self._menu(s)
         fr = s.flow[-1] if s.flow else None
-        for act, vals in menu:
-            a = {"id": self.action_id(act, vals), "step": act.step, "action": act.name,
+        ids = {}
+        for entry in menu:
+            act, vals = entry
+            aid = self.action_id(act, vals)
+            ids[aid] = entry
+            a = {"id": aid, "step": act.step, "action": act.name,
                  "args": {p[0]: v for p, v in zip(act.params, vals)}}
             if labels:
                 a["label"] = self.render(s, act, vals, fr)
             out.append(a)
+        s.ids = ids
         return out
 
     def render(self, s, act, vals, fr):
@@ -319,9 +325,14 @@ class Game:
             aid = action
         else:
             raise IllegalAction(f"an action is a dict from legal_actions or its id, not {type(action).__name__}")
-        for act, vals in menu:
-            if self.action_id(act, vals) == aid:
-                return act, vals
+        if s.ids is not None:
+            entry = s.ids.get(aid)
+            if entry is not None:
+                return entry
+        else:
+            for act, vals in menu:
+                if self.action_id(act, vals) == aid:
+                    return act, vals
         raise IllegalAction(self._why(s, aid, menu))
 
     def _why(self, s, aid, menu) -> str:

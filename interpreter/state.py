@@ -17,7 +17,7 @@ from __future__ import annotations
 
 class State:
     __slots__ = ("g", "p", "zones", "loc", "fields", "types", "flow", "rng", "n", "opts",
-                 "decisions", "menu", "ev", "budget")
+                 "decisions", "menu", "ev", "budget", "ids")
 
     def copy(self, layout: "Layout") -> "State":
         """A copy that shares nothing mutable with this state (the piece types are immutable)."""
@@ -49,6 +49,7 @@ class State:
         t.opts = self.opts
         t.decisions = self.decisions
         t.menu = None
+        t.ids = None
         t.ev = None
         t.budget = 0
         return t
@@ -166,6 +167,7 @@ def from_json(d: dict, layout: Layout, game_id: str) -> State:
                 s.loc[x] = zi
         s.flow = [_frame(f) for f in d["flow"]]
         s.menu = None
+        s.ids = None
         s.ev = None
         s.budget = 0
         return s

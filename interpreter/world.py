@@ -186,6 +186,11 @@ class World:
             if fdef.get("resource") is not None or fdef.get("min") is not None:
                 self.field_min[fname] = fdef.get("min", 0)
             self.field_defs.append((fname, {c for c, _ in decls}, fdef, is_map))
+        # The field columns that tell two pieces of one type apart (for `distinct` choices); maps are
+        # compared by their items.
+        self.sig_cols = {t: [self.fields[f][0] for f, classes, fdef, is_map in self.field_defs
+                             if c in classes and not is_map]
+                         for t, c in self.types.items()}
 
     def _vars_and_zones(self):
         d = self.d
