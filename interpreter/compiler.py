@@ -174,12 +174,14 @@ class Compiler:
             return X(lambda s, e: s.g[slot], t)
         if name in w.tables:
             return self.table(name)
+        if name == "game_ending":
+            return X(lambda s, e: bool(s.ends), "bool")
         if name in w.gzones:
             z = w.gzones[name]
             return const(z, "zone")
         if name in w.kinds:
             return const(list(w.kinds[name]), "list:str")
-        if name in w.kind_values or name in w.types or name in w.phases:
+        if name in w.kind_values or name in w.types or name in w.phases or name in w.end_triggers:
             return const(name, "str")
         if name in w.pzones:
             raise CompileError(f"'{name}' is a player zone: write player.{name} or p.{name}", node)
@@ -196,8 +198,9 @@ class Compiler:
             names.update(s.names)
             s = s.parent
         w = self.w
-        names.update(w.gvars, w.tables, w.gzones, w.kinds, w.kind_values, w.types, w.phases)
-        names.update(("player", "players", "player_count", "none", "true", "false", "pieces", "option"))
+        names.update(w.gvars, w.tables, w.gzones, w.kinds, w.kind_values, w.types, w.phases, w.end_triggers)
+        names.update(("player", "players", "player_count", "none", "true", "false", "pieces", "option",
+                      "game_ending"))
         return names
 
     def table(self, name):

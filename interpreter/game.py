@@ -186,6 +186,7 @@ class Game:
         s.opts = opts
         s.rng = rng.seed_state(seed)
         s.decisions = 0
+        s.ends = []
         s.menu = None
         s.ids = None
         s.ev = []
@@ -403,7 +404,8 @@ class Game:
         keys = [(sign * scores[pl],) + tuple(tb[pl]) for pl in range(s.n)]
         best = max(keys)
         return {"scores": scores, "breakdown": bd, "tiebreak": tb,
-                "winners": [pl for pl in range(s.n) if keys[pl] == best], "over": self.is_over(s)}
+                "winners": [pl for pl in range(s.n) if keys[pl] == best], "over": self.is_over(s),
+                "ends": list(s.ends)}
 
     # ------------------------------------------------------------ views and persistence
     def to_json(self, s: State) -> dict:

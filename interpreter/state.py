@@ -9,6 +9,7 @@ Layout (all indices are fixed by the compiled game, see `Layout`):
 - `types`  the type id of each piece (never changes after setup, so copies share it);
 - `flow`   the stack of unfinished flow frames `[node, player, event, a, b, c]`;
 - `rng`    the random generator state (one integer);
+- `ends`     the end triggers set so far (in order);
 - `n`, `opts`, `decisions` the player count, the chosen options and how many decisions were taken.
 """
 
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 class State:
     __slots__ = ("g", "p", "zones", "loc", "fields", "types", "flow", "rng", "n", "opts",
-                 "decisions", "menu", "ev", "budget", "ids")
+                 "decisions", "menu", "ev", "budget", "ids", "ends")
 
     def copy(self, layout: "Layout") -> "State":
         """A copy that shares nothing mutable with this state (the piece types are immutable)."""
@@ -48,6 +49,7 @@ class State:
         t.n = self.n
         t.opts = self.opts
         t.decisions = self.decisions
+        t.ends = self.ends[:]
         t.menu = None
         t.ids = None
         t.ev = None
@@ -60,7 +62,7 @@ class State:
         return (self.g == other.g and self.p == other.p and self.zones == other.zones
                 and self.fields == other.fields and self.types == other.types
                 and self.flow == other.flow and self.rng == other.rng and self.n == other.n
-                and self.opts == other.opts and self.decisions == other.decisions)
+                and self.opts == other.opts and self.decisions == other.decisions and self.ends == other.ends)
 
     __hash__ = None
 
@@ -116,6 +118,7 @@ def to_json(s: State, layout: Layout, game_id: str) -> dict:
         "options": dict(s.opts),
         "rng": s.rng,
         "decisions": s.decisions,
+        "ends": list(s.ends),
         "vars": {k: _plain(s.g[i]) for i, k in enumerate(gnames)},
         "player_vars": [{k: _plain(row[i]) for i, k in enumerate(pnames)} for row in s.p],
         "zones": {zn[i]: list(s.zones[i]) for i in range(G)},
@@ -149,6 +152,7 @@ def from_json(d: dict, layout: Layout, game_id: str) -> State:
         s.opts = dict(d["options"])
         s.rng = int(d["rng"])
         s.decisions = int(d.get("decisions", 0))
+        s.ends = [str(x) for x in d.get("ends", [])]
         vars_ = d["vars"]
         s.g = [_load(vars_[k]) for k in layout.gvars]
         s.p = [[_load(row[k]) for k in layout.pvars] for row in d["player_vars"]]

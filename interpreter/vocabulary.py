@@ -290,6 +290,33 @@ def _transfer(c, a, node):
     return X(tr, "int")
 
 
+@fn("end_game", 1, effect=True)
+def _end_game(c, a, node):
+    """end_game(trigger): set an end trigger declared in `end.triggers` (the flow decides when the game
+    then ends, by reading `game_ending`); the outcome lists the triggers set."""
+    x = a[0]
+    if x.c is NOCONST or x.c not in c.w.end_triggers:
+        from .problems import did_you_mean
+        raise CompileError(f"end_game() takes the name of an end trigger ({', '.join(c.w.end_triggers) or 'none declared'})",
+                           node, did_you_mean(str(x.c), c.w.end_triggers) if x.c is not NOCONST else None)
+    name = x.c
+
+    def end(s, e):
+        if name not in s.ends:
+            s.ends.append(name)
+    return X(end, "none")
+
+
+@fn("ended", 1)
+def _ended(c, a, node):
+    """ended(trigger): has this end trigger been set."""
+    x = a[0]
+    if x.c is NOCONST or x.c not in c.w.end_triggers:
+        raise CompileError("ended() takes the name of an end trigger", node)
+    name = x.c
+    return X(lambda s, e: name in s.ends, "bool")
+
+
 # ------------------------------------------------------------------ aggregates over generators
 def _iter(coll):
     cf = coll.f

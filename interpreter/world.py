@@ -59,9 +59,12 @@ class World:
             args = {k: v for k, v in args.items() if k not in ("label", "source", "description")}
             self.events[name] = (list(args), [str(t) for t in args.values()])
         self.phases = set(d["phases"])
-        self.all_strings = set(self.kind_values) | set(self.types) | self.phases | set(self.classes)
+        end = d["end"] if isinstance(d["end"], dict) else {}
+        self.end_triggers = {k: (v or {}) for k, v in (end.get("triggers") or {}).items()}
+        self.all_strings = (set(self.kind_values) | set(self.types) | self.phases | set(self.classes)
+                            | set(self.end_triggers))
         self.reserved_names = (set(self.gvars) | set(self.tables) | set(self.gzones) | set(self.kinds)
-                               | set(self.kind_values) | set(self.types) | self.phases)
+                               | set(self.kind_values) | set(self.types) | self.phases | set(self.end_triggers))
         self._check_namespace()
         self.compiler = Compiler(self)
         self._params()
