@@ -170,18 +170,23 @@ class Compiler:
         if name == "pieces":
             return X(lambda s, e: range(len(s.types)), "list:piece")
         if name in w.gvars:
+            w.reads.add(("var", name))
             slot, t = w.gvars[name]
             return X(lambda s, e: s.g[slot], t)
         if name in w.tables:
+            w.reads.add(("table", name))
             return self.table(name)
         if name == "game_ending":
             return X(lambda s, e: bool(s.ends), "bool")
         if name in w.gzones:
+            w.reads.add(("zone", name))
             z = w.gzones[name]
             return const(z, "zone")
         if name in w.kinds:
+            w.reads.add(("kind", name))
             return const(list(w.kinds[name]), "list:str")
         if name in w.kind_values or name in w.types or name in w.phases or name in w.end_triggers:
+            w.reads.add(("name", name))
             return const(name, "str")
         if name in w.pzones:
             raise CompileError(f"'{name}' is a player zone: write player.{name} or p.{name}", node)
@@ -220,6 +225,7 @@ class Compiler:
                 if name not in w.options:
                     raise CompileError(f"unknown option '{name}'", name_tok, did_you_mean(name, w.options))
                 opt = name
+                w.reads.add(("option", name))
                 return X(lambda s, e: s.opts[opt], _value_type(w.options[name].get("default")))
             if bname == "event" and sc.lookup("event") is None:
                 ev = sc.unit.event
@@ -238,13 +244,16 @@ class Compiler:
         bf = b.f
         if b.t == "player":
             if name in w.pvars:
+                w.reads.add(("pvar", name))
                 slot, t = w.pvars[name]
                 return X(lambda s, e: s.p[bf(s, e)][slot], t)
             if name in w.pzones:
+                w.reads.add(("pzone", name))
                 off = w.pzones[name]
                 G, PZ = w.layout.G, w.layout.PZ
                 return X(lambda s, e: G + bf(s, e) * PZ + off, "zone")
             if name in w.params:
+                w.reads.add(("param", name))
                 return X(w.param_fn(name, bf), w.param_type(name))
             raise CompileError(f"a player has no var, zone or parameter '{name}'", tok,
                                did_you_mean(name, list(w.pvars) + list(w.pzones) + list(w.params)))
@@ -255,9 +264,11 @@ class Compiler:
                 cls = w.class_of
                 return X(lambda s, e: cls[s.types[bf(s, e)]], "str")
             if name in w.fields:
+                w.reads.add(("field", name))
                 col, t = w.fields[name]
                 return X(lambda s, e: s.fields[col][bf(s, e)], t)
             if name in w.props:
+                w.reads.add(("prop", name))
                 table = w.props[name]
                 t = w.prop_types[name]
                 return X(lambda s, e: table[s.types[bf(s, e)]], t)
@@ -438,6 +449,7 @@ class Compiler:
                 inner.names[p] = ("macro", x)
             else:
                 slots.append((inner.bind(p, x.t), x.f))
+        self.w.reads.add(("def", name))
         self.def_stack.append(name)
         try:
             body_x = self.expr(body, inner)
@@ -498,6 +510,7 @@ class Compiler:
                 return (lambda s, e: e[i], setl, b[2])
             w = self.w
             if name in w.gvars:
+                w.writes.add(("var", name))
                 slot, t = w.gvars[name]
                 lo = w.gvar_min.get(name)
 
@@ -515,6 +528,7 @@ class Compiler:
             bf = b.f
             w = self.w
             if b.t == "player" and name in w.pvars:
+                w.writes.add(("pvar", name))
                 slot, t = w.pvars[name]
                 lo = w.pvar_min.get(name)
 
@@ -524,6 +538,7 @@ class Compiler:
                     s.p[bf(s, e)][slot] = _bounded(v)
                 return (lambda s, e: s.p[bf(s, e)][slot], setp, t)
             if b.t in ("piece", "any") and name in w.fields:
+                w.writes.add(("field", name))
                 col, t = w.fields[name]
                 lo = w.field_min.get(name)
 
@@ -539,7 +554,13 @@ class Compiler:
             raise CompileError(f"'{name}' cannot be set here (only vars and piece fields can)", tok)
         if isinstance(node, Tree) and node.data == "index":
             base, key = node.children
+            before = set(self.w.reads)
             b = self.expr(base, sc)
+            # Setting m[k] writes the map; reading the map to find the entry is not a read of it.
+            for r in set(self.w.reads) - before:
+                if r[0] in ("var", "pvar", "field"):
+                    self.w.reads.discard(r)
+                    self.w.writes.add(r)
             if b.t != "map":
                 raise CompileError(f"only a map entry can be set by index, not a {b.t}", node)
             k = self.expr(key, sc)
@@ -662,6 +683,7 @@ class Compiler:
                 raise CompileError(f"unknown event '{name}'", name_tok, did_you_mean(name, self.w.events))
             args = [self.expr(a, sc) for a in node.children[1:]]
             names, types = ev
+            self.w.reads.add(("emit", name))
             if len(args) != len(names):
                 raise CompileError(f"event {name} has {len(names)} argument(s) ({', '.join(names)}), "
                                    f"got {len(args)}", node)

@@ -40,6 +40,8 @@ class World:
         self.d = d
         self.problems = problems
         self.step_budget = STEP_BUDGET
+        self.reads: set = set()    # (what, name) that some rule reads: for the lint
+        self.writes: set = set()   # (what, name) that some rule sets
         game = d["game"] or {}
         self.game_id = str(game.get("id", d.root.name))
         counts = game.get("players") if isinstance(game, dict) else None
@@ -122,6 +124,7 @@ class World:
                 self.error(f"count has no entry for {', '.join(map(str, missing))} players", path)
             return lambda n, tab=tab: tab.get(n, 0)
         if isinstance(v, str) and v in self.tables:
+            self.reads.add(("table", v))
             val, byp = self.tables[v]
             return (lambda n: val.get(n, 0)) if byp else (lambda n: val)
         self.error("a count must be a number, a by_players table or a table name", path)
