@@ -1,0 +1,393 @@
+"""Worked examples as tests: scenarios written in YAML next to a game (`scenarios/*.yaml`).
+
+A scenario starts a game, changes it into the position the rulebook describes (`given`), plays the actions
+of the example (`when`) and checks what the rulebook says must follow (`then`), all without Python:
+
+    scenarios:
+      quarry_discount:
+        source: "puerto-rico.zh-hans.txt §建筑师 (例如 ... 市政厅:7)"
+        players: 4
+        given:
+          vars: {chooser: 2}                       # a player var's value is a seat, from 1
+          players:
+            1:
+              vars: {doubloons: 10}
+              zones:
+                island: [{quarry: {workers: 1}}, {quarry: {workers: 1}}, {quarry: {workers: 1}}]
+          start: {phase: builder_phase, player: 1}
+        when:
+          - build(b=city_hall)                     # a piece argument may be given by its type
+        then:
+          p1.doubloons: 3                          # an expression (p1..pN are the seats) and its value
+
+`given` keys: `vars` (global vars), `players` (per seat: `vars`, `zones`), `zones` (global zones), `start`
+(`{phase: ID, player: N}` or `{step: ID, player: N}`; without it the game's own flow goes on from its first
+decision). A zone listed in `given` holds exactly the listed pieces afterwards: each item is a type (or
+`{type: {field: value}}`), taken from wherever a piece of that type lies outside the zones `given` names;
+pieces that were there go back to their class's starting zone.
+
+`when` items: an action id (`name(arg=value,...)`; a value may be a piece id, a type name, a kind value, or
+`pN`), `{illegal: ID}` (the action must be refused), or `{then: {...}}` (checks in the middle).
+`then` keys: DSL expressions (with `p1`.. bound to the seats) mapped to their expected value, and
+`legal: [ids]`, `not_legal: [ids]`, `to_move: N`, `over: true|false`, `ends: [trigger]`,
+`score: {pN: {item: value}}`, `winners: [N]`.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from .compiler import NOCONST, CompileError, RuleError, Scope, Unit, const
+from .dsl import DslSyntaxError
+from .flow import push
+from .game import Game, IllegalAction
+from .loader import load_yaml
+from .problems import DefinitionError, Problem, did_you_mean
+
+ID = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$")
+
+
+class ScenarioResult:
+    """The outcome of one scenario: `failures` is empty when it passed."""
+
+    def __init__(self, name, label, source, file):
+        self.name, self.label, self.source, self.file = name, label, source, file
+        self.failures: list[str] = []
+        self.trace: list[str] = []
+
+    @property
+    def passed(self):
+        return not self.failures
+
+    def to_json(self):
+        return {"name": self.name, "source": self.source, "file": self.file, "passed": self.passed,
+                "failures": self.failures, "trace": self.trace}
+
+
+def scenario_files(game_dir: Path) -> list[Path]:
+    d = Path(game_dir) / "scenarios"
+    return sorted(d.glob("*.yaml")) if d.is_dir() else []
+
+
+def load_scenarios(files) -> list[tuple]:
+    """[(name, entry, doc)] from scenario files; DefinitionError with every problem of their shape."""
+    from .schema import validate_document
+    out, problems = [], []
+    for f in files:
+        try:
+            doc = load_yaml(f)
+        except DefinitionError as ex:
+            problems.extend(ex.problems)
+            continue
+        problems.extend(validate_document(doc, "scenario"))
+        data = doc.data or {}
+        for name, entry in ((data.get("scenarios") or {}) if isinstance(data, dict) else {}).items():
+            out.append((str(name), entry or {}, doc))
+    if problems:
+        raise DefinitionError(problems)
+    return out
+
+
+class Runner:
+    """Runs scenarios against one compiled game."""
+
+    def __init__(self, game: Game):
+        self.game = game
+
+    def run(self, name, entry, doc) -> ScenarioResult:
+        g = self.game
+        res = ScenarioResult(name, entry.get("label"), entry.get("source"), doc.file if doc else None)
+        self.doc, self.name = doc, name
+        try:
+            players = int(entry.get("players", g.player_counts[0]))
+            s = g.new_game(players, seed=int(entry.get("seed", 0)), options=entry.get("options") or {})
+            s = self.given(s, entry.get("given") or {}, res)
+            if res.failures:
+                return res
+            for i, step in enumerate(entry.get("when") or []):
+                s = self.when(s, step, i, res)
+                if s is None:
+                    return res
+            self.then(s, entry.get("then") or {}, res, "then")
+        except (RuleError, IllegalAction, ValueError, KeyError, TypeError) as ex:
+            res.failures.append(f"{type(ex).__name__}: {ex}")
+        return res
+
+    # ------------------------------------------------------------------ given
+    def where(self, *path):
+        return self.doc.where(("scenarios", self.name) + path) if self.doc else None
+
+    def given(self, s, given, res):
+        g = self.game
+        w = g.world
+        lay = g.layout
+        t = s.copy(lay)
+        named_zones = []
+        for name in (given.get("zones") or {}):
+            if name not in w.gzones:
+                res.failures.append(f"given.zones: unknown global zone '{name}'"
+                                    + _hint(name, w.gzones))
+                continue
+            named_zones.append(w.gzones[name])
+        for seat, pdef in (given.get("players") or {}).items():
+            pl = self.seat(seat, s.n, res)
+            if pl is None:
+                continue
+            for name in ((pdef or {}).get("zones") or {}):
+                if name not in w.pzones:
+                    res.failures.append(f"given.players.{seat}.zones: unknown player zone '{name}'"
+                                        + _hint(name, w.pzones))
+                    continue
+                named_zones.append(lay.zone_index(name, pl))
+        if res.failures:
+            return t
+        # Empty the named zones first, so their pieces can be taken again for the listed contents.
+        start_zone = {tname: z for tname, _, z in g.piece_plan}
+        for z in named_zones:
+            for x in list(t.zones[z]):
+                w.move(t, x, start_zone[t.types[x]], None)
+        for name, items in (given.get("zones") or {}).items():
+            self.fill(t, w.gzones[name], items, set(named_zones), res, f"given.zones.{name}")
+        for seat, pdef in (given.get("players") or {}).items():
+            pl = self.seat(seat, s.n, res)
+            for name, items in ((pdef or {}).get("zones") or {}).items():
+                self.fill(t, lay.zone_index(name, pl), items, set(named_zones), res,
+                          f"given.players.{seat}.zones.{name}")
+            for name, value in ((pdef or {}).get("vars") or {}).items():
+                if name not in w.pvars:
+                    res.failures.append(f"given.players.{seat}.vars: unknown player var '{name}'"
+                                        + _hint(name, w.pvars))
+                    continue
+                slot, typ = w.pvars[name]
+                t.p[pl][slot] = self.value(t.p[pl][slot], value, typ, s.n, res, f"p{pl + 1}.{name}")
+        for name, value in (given.get("vars") or {}).items():
+            if name not in w.gvars:
+                res.failures.append(f"given.vars: unknown var '{name}'" + _hint(name, w.gvars))
+                continue
+            slot, typ = w.gvars[name]
+            t.g[slot] = self.value(t.g[slot], value, typ, s.n, res, name)
+        start = given.get("start")
+        if start is not None:
+            pl = self.seat(start.get("player", 1), s.n, res)
+            t.flow = []
+            if "phase" in start:
+                root = g.phase_root.get(start["phase"])
+                if root is None:
+                    res.failures.append(f"given.start: unknown phase '{start['phase']}'"
+                                        + _hint(start["phase"], g.phase_root))
+                    return t
+                push(t, root, pl, None)
+            elif "step" in start:
+                node = self.step_node(start["step"])
+                if node is None:
+                    res.failures.append(f"given.start: unknown step '{start['step']}'"
+                                        + _hint(start["step"], w.d["steps"]))
+                    return t
+                push(t, node, pl, None)
+        t.menu = None
+        t.ids = None
+        from .flow import advance
+        advance(g, t)
+        return t
+
+    def step_node(self, sid):
+        for n in self.game.nodes:
+            if n.step is not None and n.step.id == sid:
+                return n.id
+        return None
+
+    def seat(self, seat, n, res):
+        try:
+            k = int(str(seat).lstrip("p"))
+        except ValueError:
+            res.failures.append(f"'{seat}' is not a seat (1..{n})")
+            return None
+        if not 1 <= k <= n:
+            res.failures.append(f"seat {k} is not in this {n}-player game")
+            return None
+        return k - 1
+
+    def value(self, old, value, typ, n, res, what):
+        if typ == "player":
+            return None if value is None else self.seat(value, n, res)
+        if isinstance(old, dict):
+            if not isinstance(value, dict):
+                res.failures.append(f"{what} is a map: give {{kind: value}}")
+                return old
+            new = dict(old)
+            for k, v in value.items():
+                if k not in new:
+                    res.failures.append(f"{what}: '{k}' is not a key ({', '.join(new)})")
+                    continue
+                new[k] = v
+            return new
+        return value
+
+    def fill(self, t, z, items, named, res, what):
+        w = self.game.world
+        for i, item in enumerate(items or []):
+            fields = {}
+            if isinstance(item, dict) and len(item) == 1:
+                (tname, fields), = item.items()
+                fields = fields or {}
+            else:
+                tname = item
+            if tname not in w.types:
+                res.failures.append(f"{what}[{i}]: unknown component type '{tname}'" + _hint(tname, w.types))
+                continue
+            x = next((x for x in range(len(t.types))
+                      if t.types[x] == tname and t.loc[x] not in named), None)
+            if x is None:
+                res.failures.append(f"{what}[{i}]: no piece of type '{tname}' is left to place")
+                continue
+            try:
+                w.move(t, x, z, None)
+            except RuleError as ex:
+                res.failures.append(f"{what}[{i}]: {ex.message}")
+                continue
+            for f, v in fields.items():
+                if f not in w.fields:
+                    res.failures.append(f"{what}[{i}]: unknown field '{f}'" + _hint(f, w.fields))
+                    continue
+                t.fields[w.fields[f][0]][x] = v
+
+    # ------------------------------------------------------------------ when
+    def when(self, s, step, i, res):
+        g = self.game
+        if isinstance(step, dict) and "then" in step:
+            self.then(s, step["then"], res, f"when[{i}].then")
+            return s if not res.failures else None
+        if isinstance(step, dict) and "illegal" in step:
+            try:
+                a = self.resolve(s, str(step["illegal"]))
+            except IllegalAction:
+                res.trace.append(f"{step['illegal']}: refused, as expected")
+                return s
+            try:
+                g.apply(s, a)
+            except IllegalAction as ex:
+                res.trace.append(f"{step['illegal']}: refused, as expected ({ex})")
+                return s
+            res.failures.append(f"when[{i}]: '{step['illegal']}' should be illegal, but it was accepted")
+            return None
+        try:
+            a = self.resolve(s, str(step))
+            log = []
+            s2 = g.apply(s, a, log=log)
+        except IllegalAction as ex:
+            res.failures.append(f"when[{i}]: {ex}")
+            self.add_menu(s, res)
+            return None
+        res.trace.extend(f"{step}: {x['en']}" if "player" in x else f"  [{x['en']}]" for x in log)
+        return s2
+
+    def add_menu(self, s, res):
+        acts = self.game.legal_actions(s)
+        res.trace.append("legal then: " + "; ".join(f"{a['id']} ({a['label']['en']})" for a in acts[:20]))
+
+    def resolve(self, s, text):
+        """The legal action an id names; piece args may be type names, player args seats (pN)."""
+        g = self.game
+        acts = g.legal_actions(s, labels=False)
+        for a in acts:
+            if a["id"] == text.replace(" ", ""):
+                return a
+        m = ID.match(text)
+        if not m:
+            raise IllegalAction(f"'{text}' is not an action id")
+        name, argtext = m.group(1), m.group(2) or ""
+        want = {}
+        for part in filter(None, (x.strip() for x in argtext.split(","))):
+            if "=" not in part:
+                raise IllegalAction(f"'{text}': write arguments as name=value")
+            k, v = (y.strip() for y in part.split("=", 1))
+            want[k] = v
+        for a in acts:
+            if a["action"] != name or set(a["args"]) != set(want):
+                continue
+            if all(self.matches(s, a["args"][k], v) for k, v in want.items()):
+                return a
+        return {"id": text, "action": name, "args": want}
+
+    def matches(self, s, actual, wanted: str):
+        if str(actual) == wanted:
+            return True
+        if isinstance(actual, int) and 0 <= actual < len(s.types) and s.types[actual] == wanted:
+            return True
+        if wanted.startswith("p") and wanted[1:].isdigit() and actual == int(wanted[1:]) - 1:
+            return True
+        return False
+
+    # ------------------------------------------------------------------ then
+    def then(self, s, then, res, where):
+        g = self.game
+        for key, expected in then.items():
+            if key == "legal" or key == "not_legal":
+                ids = {a["id"] for a in g.legal_actions(s, labels=False)}
+                for text in expected:
+                    a = self.resolve(s, str(text))
+                    ok = a["id"] in ids
+                    if ok != (key == "legal"):
+                        res.failures.append(f"{where}: '{text}' should {'' if key == 'legal' else 'not '}be legal"
+                                            f"; legal now: {', '.join(sorted(ids)) or 'nothing'}")
+            elif key == "to_move":
+                cur = g.current_player(s)
+                if (cur + 1 if cur is not None else None) != expected:
+                    res.failures.append(f"{where}: player {expected} should be to move, "
+                                        f"got {cur + 1 if cur is not None else 'nobody'}")
+            elif key == "over":
+                if g.is_over(s) != bool(expected):
+                    res.failures.append(f"{where}: the game should {'' if expected else 'not '}be over")
+            elif key == "ends":
+                if list(s.ends) != list(expected):
+                    res.failures.append(f"{where}: end triggers: expected {expected}, got {s.ends}")
+            elif key == "score":
+                bd = g.score_breakdown(s)
+                for seat, items in expected.items():
+                    pl = self.seat(seat, s.n, res)
+                    if pl is None:
+                        continue
+                    for item, value in items.items():
+                        if item not in bd[pl]:
+                            res.failures.append(f"{where}: no scoring item '{item}'" + _hint(item, bd[pl]))
+                        elif bd[pl][item] != value:
+                            res.failures.append(f"{where}: score of p{pl + 1} for {item}: expected {value}, "
+                                                f"got {bd[pl][item]}")
+            elif key == "winners":
+                got = [p + 1 for p in g.outcome(s)["winners"]]
+                if got != list(expected):
+                    res.failures.append(f"{where}: winners: expected {expected}, got {got}")
+            else:
+                try:
+                    f, n = self.compile(str(key), s.n)
+                except (CompileError, DslSyntaxError) as ex:
+                    res.failures.append(f"{where}: cannot read '{key}': {getattr(ex, 'message', ex)}")
+                    continue
+                try:
+                    got = f(s, [None, None] + [None] * (n - 2))
+                except (RuleError, TypeError, KeyError, IndexError) as ex:
+                    res.failures.append(f"{where}: '{key}' failed: {ex}")
+                    continue
+                if got != expected:
+                    res.failures.append(f"{where}: {key}: expected {expected!r}, got {got!r}")
+
+    def compile(self, text, n):
+        from .dsl import parse_expr
+        u = Unit(player=False)
+        sc = Scope(u)
+        for i in range(n):
+            sc.names[f"p{i + 1}"] = ("macro", const(i, "player"))
+        x = self.game.world.compiler.expr(parse_expr(text), sc)
+        return x.f, u.n
+
+
+def _hint(name, names):
+    h = did_you_mean(str(name), names)
+    return f"; {h}" if h else ""
+
+
+def run_game_scenarios(game: Game, game_dir: Path, files=None) -> list[ScenarioResult]:
+    """Run every scenario of a game directory (or the given files)."""
+    runner = Runner(game)
+    return [runner.run(name, entry, doc) for name, entry, doc in load_scenarios(files or scenario_files(game_dir))]
