@@ -36,15 +36,23 @@ def find_game(name_or_path) -> Path:
     """The directory of a game given by name (under gamedefs/) or by path."""
     p = Path(name_or_path)
     if p.is_dir():
-        return p
+        return _short(p)
     if p.is_file():
-        return p.parent
+        return _short(p.parent)
     q = data_dir("gamedefs") / str(name_or_path)
     if q.is_dir():
-        return q
+        return _short(q)
     known = sorted(x.name for x in data_dir("gamedefs").iterdir() if x.is_dir()) if data_dir("gamedefs").is_dir() else []
     hint = did_you_mean(str(name_or_path), known)
     raise InputError([Problem(f"no game '{name_or_path}' (known games: {', '.join(known) or 'none'})", None, hint)])
+
+
+def _short(p: Path) -> Path:
+    """The path relative to the working directory when it lies below it (shorter messages)."""
+    try:
+        return p.resolve().relative_to(Path.cwd().resolve())
+    except ValueError:
+        return p
 
 
 def load_game(name_or_path, variant=None) -> "Game":
@@ -92,6 +100,9 @@ class Game:
         self.setup_fn = w.compile_stmts(d["setup"], ("setup",), su) if d["setup"] is not None else None
         self.setup_n = su.n
         self._compile_scoring()
+        # What the rules themselves read and write (scenarios compiled later must not count).
+        self.static_reads = frozenset(w.reads)
+        self.static_writes = frozenset(w.writes)
 
     # ------------------------------------------------------------ compile
     def _compile_inits(self):

@@ -140,6 +140,8 @@ def _active(c, a, node):
     """active(p, type): does player p have an active piece of this type (its class's `active` holds)."""
     pf = a[0].f
     tf = _type_arg(c, a[1], node)
+    if a[1].c is not NOCONST:
+        c.w.reads.add(("active", a[1].c))
     w = c.w
     return X(lambda s, e: w.find(s, pf(s, e), tf(s, e), True) is not None, "bool")
 

@@ -40,6 +40,8 @@ class World:
         self.d = d
         self.problems = problems
         self.step_budget = STEP_BUDGET
+        self.mod_fired: dict = {}  # (type, parameter) -> times a modifier applied: rule coverage
+        self.active_fired: dict = {}  # type -> times active(p, type) found one: rule coverage
         self.reads: set = set()    # (what, name) that some rule reads: for the lint
         self.writes: set = set()   # (what, name) that some rule sets
         game = d["game"] or {}
@@ -357,17 +359,21 @@ class World:
         mods = self.param_mods[name]
         G, PZ = self.layout.G, self.layout.PZ
         active = self.type_active
+        fired = self.mod_fired
 
         def f(s, e):
             v = default
             base = G + pf(s, e) * PZ
             for z in range(base, base + PZ):
                 for x in s.zones[z]:
-                    m = mods.get(s.types[x])
+                    t = s.types[x]
+                    m = mods.get(t)
                     if m is not None:
-                        act = active.get(s.types[x])
+                        act = active.get(t)
                         if act is None or act(s, [None, None, x]):
                             v = v + m[1] if m[0] == "add" else m[1]
+                            key = (t, name)
+                            fired[key] = fired.get(key, 0) + 1
             return v
         return f
 
@@ -403,6 +409,8 @@ class World:
         for z in range(base, base + PZ):
             for x in s.zones[z]:
                 if types[x] == tname and (act is None or act(s, [None, None, x])):
+                    if need_active:
+                        self.active_fired[tname] = self.active_fired.get(tname, 0) + 1
                     return x
         return None
 

@@ -1,0 +1,254 @@
+"""The rulebook verifier: scenarios, lint and random-play checks of one game, as one report.
+
+`verify(game_dir, games=N)` returns a `Report` (plain data, `to_json()` for tools); `report_text()` renders it
+for people. Nothing here prints: the CLI does.
+
+Random play covers every supported player count with N seeded games each and checks: termination (a
+length bound, and no exact repetition of a sampled state), playability (a legal action at every decision
+of a game that is not over), conservation of resources and pieces after every decision, JSON save/load
+round trips and hidden information in every player's view at sampled decisions, determinism (replaying the
+seed and the actions gives the same final state), and rule coverage: every action, hook, phase, modifier and
+end trigger taken at least once, or listed as never fired.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import time
+
+from .game import Game, load_game, find_game
+from .invariants import check_state, hidden_leaks, resource_totals
+from .lint import lint, summary
+from .problems import DefinitionError
+from .scenario import run_game_scenarios, scenario_files
+
+MAX_DECISIONS = 20_000
+SAMPLE_EVERY = 11
+REPLAYS_PER_COUNT = 3
+
+
+class Report:
+    def __init__(self, game_id):
+        self.game_id = game_id
+        self.definition_problems: list[str] = []
+        self.load_ms = 0.0
+        self.scenarios = []
+        self.scenario_error: list[str] = []
+        self.findings = []
+        self.play: dict = {}
+        self.violations: list[str] = []
+        self.coverage: dict = {}
+
+    @property
+    def ok(self):
+        return (not self.definition_problems and not self.scenario_error
+                and all(r.passed for r in self.scenarios)
+                and not any(f.severity == "error" for f in self.findings) and not self.violations)
+
+    def to_json(self):
+        return {
+            "game": self.game_id, "ok": self.ok, "definition_problems": self.definition_problems,
+            "load_ms": round(self.load_ms, 1),
+            "scenarios": {"passed": sum(r.passed for r in self.scenarios), "total": len(self.scenarios),
+                          "errors": self.scenario_error, "results": [r.to_json() for r in self.scenarios]},
+            "lint": {"summary": summary(self.findings), "findings": [f.to_json() for f in self.findings]},
+            "random_play": self.play, "violations": self.violations, "coverage": self.coverage,
+            "provisional": [f.to_json() for f in self.findings if f.code == "provisional"],
+        }
+
+
+def verify(name_or_path, games: int = 100, seed: int = 1, progress=None, players=None) -> Report:
+    """Check one game: definition, scenarios, lint, random play with coverage."""
+    root = find_game(name_or_path)
+    report = Report(root.name)
+    t0 = time.perf_counter()
+    try:
+        game = load_game(root)
+    except DefinitionError as ex:
+        report.definition_problems = [str(p) for p in ex.problems]
+        return report
+    report.load_ms = (time.perf_counter() - t0) * 1000
+    report.game_id = game.id
+    try:
+        report.scenarios = run_game_scenarios(game, root)
+    except DefinitionError as ex:
+        report.scenario_error = [str(p) for p in ex.problems]
+    report.findings = lint(game)
+    game.fired.clear()
+    game.world.mod_fired.clear()
+    game.world.active_fired.clear()
+    counts = [n for n in game.player_counts if players is None or n in players]
+    random_play(game, counts, games, seed, report, progress)
+    return report
+
+
+def random_play(game: Game, counts, games, seed, report, progress=None):
+    ends_fired: dict = {}
+    scored: dict = {}
+    for n in counts:
+        lengths, ends, winners = [], {}, [0.0] * n
+        completed = 0
+        for g in range(games):
+            gseed = seed + g
+            try:
+                actions, s = play_checked(game, n, gseed, report, check_replay=g < REPLAYS_PER_COUNT)
+            except Exception as ex:  # a rule failed at run time: that is a finding, not a crash
+                report.violations.append(f"{n} players, seed {gseed}: {type(ex).__name__}: {ex}")
+                if progress:
+                    progress(1)
+                continue
+            if s is not None and game.is_over(s):
+                completed += 1
+                lengths.append(len(actions))
+                key = ",".join(s.ends) or "(flow ended)"
+                ends[key] = ends.get(key, 0) + 1
+                for t in s.ends:
+                    ends_fired[t] = ends_fired.get(t, 0) + 1
+                out = game.outcome(s)
+                for row in out["breakdown"]:
+                    for item, v in row.items():
+                        if v:
+                            scored[item] = scored.get(item, 0) + 1
+                for w in out["winners"]:
+                    winners[w] += 1 / len(out["winners"])
+            if progress:
+                progress(1)
+        report.play[str(n)] = {
+            "games": games, "completed": completed,
+            "decisions": {"mean": round(statistics.mean(lengths), 1) if lengths else None,
+                          "min": min(lengths) if lengths else None, "max": max(lengths) if lengths else None},
+            "ends": ends, "seat_wins": [round(x / max(1, completed), 3) for x in winners],
+        }
+    report.coverage = coverage(game, ends_fired, scored, sum(report.play[str(n)]["completed"] for n in counts))
+
+
+def play_checked(game, n, seed, report, check_replay=False):
+    """Play one seeded random game, recording every invariant violated."""
+    def violation(msg):
+        report.violations.append(f"{n} players, seed {seed}, decision {len(taken)}: {msg}")
+
+    s = game.new_game(n, seed=seed)
+    totals0 = resource_totals(game, s)
+    r = random.Random(seed)
+    taken = []
+    seen = set()
+    while not game.is_over(s):
+        if len(taken) >= MAX_DECISIONS:
+            violation(f"the game did not end within {MAX_DECISIONS} decisions")
+            return taken, None
+        acts = game.legal_actions(s, labels=False)
+        if not acts:
+            violation("no legal action, yet the game is not over")
+            return taken, None
+        if len(taken) % SAMPLE_EVERY == 0:
+            d = game.to_json(s)
+            back = game.from_json(json.loads(json.dumps(d)))
+            if back != s:
+                violation("the state does not survive a JSON round trip")
+            d.pop("decisions", None)
+            key = json.dumps(d, sort_keys=True)
+            if key in seen:
+                violation("a sampled state repeated exactly: the game may not progress")
+            seen.add(key)
+            for viewer in range(n):
+                for leak in hidden_leaks(game, s, viewer):
+                    violation(leak)
+        a = acts[r.randrange(len(acts))]
+        taken.append(a["id"])
+        s = game.apply(s, a)
+        for p in check_state(game, s, totals0):
+            violation(f"after {a['id']}: {p}")
+    if check_replay:
+        t = game.new_game(n, seed=seed)
+        for aid in taken:
+            t = game.apply(t, aid)
+        if t != s:
+            violation("replaying the seed and the actions gave a different state")
+    return taken, s
+
+
+def coverage(game, ends_fired, scored, games):
+    w = game.world
+    fired = game.fired
+    actions = {}
+    for (sid, ev), st in game.steps.items():
+        for a in st.actions:
+            actions[f"{sid}.{a.name}"] = fired.get(("action", sid, a.name), 0)
+    hooks = {hid: fired.get(("hook", hid), 0) for hid in w.d["hooks"]}
+    phases = {ph: fired.get(("phase", ph), 0) for ph in game.phase_root}
+    mods = {}
+    for pname, table in w.param_mods.items():
+        for tname in table:
+            mods[f"{tname}.{pname}"] = w.mod_fired.get((tname, pname), 0)
+    ends = {t: ends_fired.get(t, 0) for t in w.end_triggers}
+    # A type whose presence a rule tests with active(p, type): its ability was found in play.
+    tested = {n for k, n in game.static_reads if k == "active"}
+    abilities = {t: w.active_fired.get(t, 0) for t in sorted(tested)}
+    items = {iid: scored.get(iid, 0) for iid, *_ in game.score_items}
+    out = {}
+    for what, table in (("actions", actions), ("hooks", hooks), ("phases", phases), ("modifiers", mods),
+                        ("abilities", abilities), ("scoring_items", items), ("end_triggers", ends)):
+        out[what] = {"fired": sum(1 for v in table.values() if v), "total": len(table),
+                     "never": sorted(k for k, v in table.items() if not v), "counts": table}
+    out["games"] = games
+    return out
+
+
+def report_text(rep: Report, verbose: bool = False) -> str:
+    lines = [f"meeple verify {rep.game_id}"]
+    if rep.definition_problems:
+        lines.append(f"definition: {len(rep.definition_problems)} problem(s)")
+        lines.extend("  " + p for p in rep.definition_problems)
+        lines.append("result: FAIL")
+        return "\n".join(lines)
+    lines.append(f"definition: ok (loaded and compiled in {rep.load_ms:.0f} ms)")
+    if rep.scenario_error:
+        lines.append("scenarios: the scenario files have problems")
+        lines.extend("  " + p for p in rep.scenario_error)
+    else:
+        passed = sum(r.passed for r in rep.scenarios)
+        lines.append(f"scenarios: {passed}/{len(rep.scenarios)} passed")
+        for r in rep.scenarios:
+            if not r.passed:
+                lines.append(f"  FAIL {r.name}" + (f" ({r.source})" if r.source else ""))
+                lines.extend("    " + f for f in r.failures)
+                if r.trace:
+                    lines.append("    trace:")
+                    lines.extend("      " + t for t in r.trace)
+            elif verbose:
+                lines.append(f"  ok   {r.name}")
+    errors = [f for f in rep.findings if f.severity == "error"]
+    warnings = [f for f in rep.findings if f.severity == "warning"]
+    infos = [f for f in rep.findings if f.severity == "info" and f.code != "provisional"]
+    prov = [f for f in rep.findings if f.code == "provisional"]
+    lines.append(f"lint: {len(errors)} error(s), {len(warnings)} warning(s), {len(infos)} note(s)")
+    for f in errors + warnings + (infos if verbose else []):
+        lines.append("  " + str(f))
+    if rep.play:
+        total = sum(v["games"] for v in rep.play.values())
+        done = sum(v["completed"] for v in rep.play.values())
+        lines.append(f"random play: {done}/{total} games completed, {len(rep.violations)} violation(s)")
+        for n, v in rep.play.items():
+            d = v["decisions"]
+            ends = ", ".join(f"{k} {c}" for k, c in sorted(v["ends"].items()))
+            lines.append(f"  {n} players: {v['completed']}/{v['games']} completed, decisions mean {d['mean']} "
+                         f"(min {d['min']}, max {d['max']}); ends: {ends}; seat wins: {v['seat_wins']}")
+        for x in rep.violations[:30]:
+            lines.append("  VIOLATION " + x)
+        if len(rep.violations) > 30:
+            lines.append(f"  ... and {len(rep.violations) - 30} more")
+    if rep.coverage:
+        cov = rep.coverage
+        kinds = ("actions", "hooks", "phases", "modifiers", "abilities", "scoring_items", "end_triggers")
+        parts = [f"{k.replace('_', ' ')} {cov[k]['fired']}/{cov[k]['total']}" for k in kinds]
+        lines.append(f"coverage over {cov['games']} games: " + ", ".join(parts))
+        for k in kinds:
+            if cov[k]["never"]:
+                lines.append(f"  never fired ({k.replace('_', ' ')}): " + ", ".join(cov[k]["never"]))
+    lines.append(f"provisional values: {len(prov)}")
+    for f in prov:
+        lines.append("  " + str(f))
+    lines.append("result: " + ("PASS" if rep.ok else "FAIL"))
+    return "\n".join(lines)
