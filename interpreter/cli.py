@@ -137,6 +137,17 @@ def load(ref: str, loader=None):
         raise Failure() from None
 
 
+def fault(exc: Exception) -> str:
+    """What kind of failure an exception raised while playing is, for the message."""
+    try:
+        from .compiler import RuleError
+    except ImportError:  # pragma: no cover
+        RuleError = ()
+    if isinstance(exc, RuleError):
+        return "a rule failed"
+    return f"internal error {type(exc).__name__}"
+
+
 def check_players(game, players: int) -> int:
     counts = list(getattr(game, "player_counts", []) or [])
     if counts and players not in counts:
@@ -183,8 +194,12 @@ def narrates_actions(messages: list) -> bool:
 def print_log(messages: list, lang: str) -> None:
     """The narrative: what a player did, indented under the headers of rounds and phases."""
     for message in messages:
-        indent = "  " if isinstance(message, dict) and message.get("player") is not None else ""
-        out(indent + text(message, lang))
+        line = text(message, lang)
+        if isinstance(message, dict) and message.get("player") is not None:
+            line = "  " + line
+        elif isinstance(message, dict) and message.get("phase") is not None:
+            line = f"== {line} =="
+        out(line)
 
 
 def score_labels(game, lang: str) -> dict:
@@ -203,7 +218,8 @@ def print_outcome(game, state, lang: str) -> None:
     labels = score_labels(game, lang)
     out("Final scores:")
     for seat, score in enumerate(scores):
-        parts = ", ".join(f"{labels.get(item, item)} {value}" for item, value in (breakdown[seat] or {}).items())
+        parts = ", ".join(f"{labels.get(item, item)} {value}"
+                          for item, value in (breakdown[seat] or {}).items() if value)
         out(f"  {person(seat)}: {score}" + (f"  ({parts})" if parts else ""))
     winners = list(outcome.get("winners", []))
     tiebreak = outcome.get("tiebreak") or []
@@ -315,6 +331,7 @@ def render_view(game, view: dict, seat: int, lang: str) -> str:
     """A player's view (game.view) as a few lines for people; the JSON itself if its shape is unknown."""
     try:
         types = view.get("pieces", {}).get("types") or []
+        fields = view.get("pieces", {}).get("fields") or {}
 
         def name(value) -> str:
             try:
@@ -326,7 +343,7 @@ def render_view(game, view: dict, seat: int, lang: str) -> str:
             parts = []
             for key, value in d.items():
                 if isinstance(value, dict):
-                    value = " ".join(f"{name(k)}:{v}" for k, v in value.items()) or "-"
+                    value = " ".join(f"{name(k)}:{v}" for k, v in value.items() if v) or "-"
                 parts.append(f"{key}={value}")
             return ", ".join(parts) or "-"
 
@@ -337,7 +354,14 @@ def render_view(game, view: dict, seat: int, lang: str) -> str:
                 return "empty"
             counts: dict[str, int] = {}
             for piece in content:
-                label = name(types[piece]) if isinstance(piece, int) and 0 <= piece < len(types) else str(piece)
+                if isinstance(piece, int) and 0 <= piece < len(types):
+                    label = name(types[piece])
+                    state = [f"{f}={v[piece]}" for f, v in fields.items()
+                             if isinstance(v, list) and piece < len(v) and v[piece] not in (None, 0, False)]
+                    if state:
+                        label += f" [{' '.join(state)}]"
+                else:
+                    label = str(piece)
                 counts[label] = counts.get(label, 0) + 1
             return ", ".join(f"{label} x{n}" if n > 1 else label for label, n in counts.items())
 
@@ -354,7 +378,8 @@ def render_view(game, view: dict, seat: int, lang: str) -> str:
         return json.dumps(view, indent=1, ensure_ascii=False, sort_keys=True)
 
 
-def parse_seats(specs: list[str] | None, players: int, default_bot: str) -> list[str]:
+def parse_seats(specs: list[str] | None, players: int, default_bot: str,
+                allowed: tuple[str, ...] = SEAT_KINDS) -> list[str]:
     kinds = [default_bot] * players
     for spec in specs or []:
         number, sep, kind = spec.partition("=")
@@ -364,8 +389,8 @@ def parse_seats(specs: list[str] | None, players: int, default_bot: str) -> list
         seat = int(number)
         if not 1 <= seat <= players:
             raise UsageError(f"--seat {spec!r}: seats are numbered 1 to {players}")
-        if kind not in SEAT_KINDS:
-            raise UsageError(f"--seat {spec!r}: KIND is one of {', '.join(SEAT_KINDS)}")
+        if kind not in allowed:
+            raise UsageError(f"--seat {spec!r}: KIND is one of {', '.join(allowed)}")
         kinds[seat - 1] = kind
     return kinds
 
@@ -423,6 +448,14 @@ def cmd_play(args) -> int:
         out(f"Game abandoned after {decisions} decision{'' if decisions == 1 else 's'}.")
         write_record(args.record, record)
         return 1 if str(why) == "input ended" else 0
+    except Exception as exc:
+        write_record(args.record, record)
+        if args.debug:
+            raise
+        err(f"{PROG} play: {fault(exc)} after {decisions} decisions (seed {seed}): {exc}")
+        if args.record:
+            err(f"the actions so far are in {args.record}, for `{PROG} replay`")
+        return 1
     out()
     out(describe(game, state, lang))
     print_outcome(game, state, lang)
@@ -441,6 +474,8 @@ def cmd_simulate(args) -> int:
     options = parse_options(game, args.option)
     if args.games < 1:
         raise UsageError("--games must be at least 1")
+    kinds = parse_seats(args.seat, players, args.bot, allowed=tuple(BOTS))
+    bots = args.bot if len(set(kinds)) == 1 and kinds[0] == args.bot else kinds
     bar = None
     progress = None
     if sys.stderr.isatty() and not args.json:
@@ -449,7 +484,7 @@ def cmd_simulate(args) -> int:
         bar = tqdm(total=args.games, unit="game", file=sys.stderr, leave=False)
         progress = lambda i, record: bar.update(1)  # noqa: E731
     try:
-        summary = simulate(game, players, args.games, seed=args.seed, bot=args.bot, options=options,
+        summary = simulate(game, players, args.games, seed=args.seed, bot=bots, options=options,
                            progress=progress)
     finally:
         if bar is not None:
@@ -458,8 +493,9 @@ def cmd_simulate(args) -> int:
         out(json.dumps(summary, indent=2, ensure_ascii=False))
         return 1 if summary["errors"] else 0
     last = args.seed + args.games - 1
-    out(f"{text(game.name)}: {players} players, {args.games} games (seeds {args.seed}..{last}), "
-        f"bot {args.bot}")
+    who = f"bot {bots}" if isinstance(bots, str) else "bots " + ", ".join(
+        f"{person(seat)} {kind}" for seat, kind in enumerate(bots))
+    out(f"{text(game.name)}: {players} players, {args.games} games (seeds {args.seed}..{last}), {who}")
     out(f"completed: {summary['completed']}/{args.games} in {summary['seconds']:.2f} s")
     d = summary["decisions"]
     out(f"decisions per game: mean {d['mean']:.1f}, min {d['min']}, max {d['max']}")
@@ -517,6 +553,12 @@ def cmd_replay(args) -> int:
         except game_module.IllegalAction as exc:
             shown = action if isinstance(action, str) else action.get("id", action)
             err(f"{args.actions}: action {index} ({shown}): illegal: {exc}")
+            return 1
+        except Exception as exc:
+            if args.debug:
+                raise
+            shown = action if isinstance(action, str) else action.get("id", action)
+            err(f"{args.actions}: action {index} ({shown}): {fault(exc)}: {exc}")
             return 1
         if not args.json:
             if seat is not None and not narrates_actions(messages):
@@ -660,6 +702,8 @@ def build_parser() -> argparse.ArgumentParser:
     game_args(p)
     p.add_argument("--games", "-k", "-n", type=int, required=True, metavar="K", help="number of games")
     p.add_argument("--bot", choices=sorted(BOTS), default="random", help="the bot of every seat")
+    p.add_argument("--seat", action="append", metavar="SEAT=BOT",
+                   help=f"another bot at one seat (repeatable), BOT one of {', '.join(BOTS)}; e.g. 1=greedy")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(func=cmd_simulate)
 
@@ -726,6 +770,6 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:
         if args.debug or os.environ.get("MEEPLE_DEBUG"):
             raise
-        err(f"{PROG} {args.command}: internal error: {type(exc).__name__}: {exc}")
+        err(f"{PROG} {args.command}: {fault(exc)}: {exc}")
         err("(run with --debug for the Python traceback)")
         return 1

@@ -4,8 +4,8 @@ A scenario starts a game, changes it into the position the rulebook describes (`
 of the example (`when`) and checks what the rulebook says must follow (`then`), all without Python:
 
     scenarios:
-      quarry_discount:
-        source: "puerto-rico.zh-hans.txt §建筑师 (例如 ... 市政厅:7)"
+      discount_for_workers:
+        source: "rulebook.txt §Building (the worked example)"
         players: 4
         given:
           vars: {chooser: 2}                       # a player var's value is a seat, from 1
@@ -13,10 +13,10 @@ of the example (`when`) and checks what the rulebook says must follow (`then`), 
             1:
               vars: {doubloons: 10}
               zones:
-                island: [{quarry: {workers: 1}}, {quarry: {workers: 1}}, {quarry: {workers: 1}}]
+                land: [{mine: {workers: 1}}, {mine: {workers: 1}}, {mine: {workers: 1}}]
           start: {phase: builder_phase, player: 1}
         when:
-          - build(b=city_hall)                     # a piece argument may be given by its type
+          - build(b=town_hall)                     # a piece argument may be given by its type
         then:
           p1.doubloons: 3                          # an expression (p1..pN are the seats) and its value
 

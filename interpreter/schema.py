@@ -101,7 +101,7 @@ def _jsonable(value: Any) -> Any:
 
 
 def _format_path(doc: Document, path: DocPath) -> str:
-    """components.building.types.university, flow[2].then — from the actual data."""
+    """components.card.types.apple_card, flow[2].then — from the actual data."""
     text, node = "", doc.data
     for element in path:
         if isinstance(node, list):

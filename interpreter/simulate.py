@@ -120,7 +120,7 @@ def simulate(
     players: int,
     games: int,
     seed: int = 1,
-    bot: str = "random",
+    bot: str | Sequence[str] = "random",
     options: dict | None = None,
     max_decisions: int = MAX_DECISIONS,
     progress: Callable[[int, dict | None], None] | None = None,
@@ -133,7 +133,8 @@ def simulate(
      "score_mean": [per seat], "score_stdev": [per seat],
      "errors": [{"seed", "error"}]}
 
-    A game that raises (or runs past `max_decisions`) is listed under "errors" with its seed and left
+    `bot` is a bot name for every seat, or a list of names, one per seat ("bot" in the report is then
+    that list). A game that raises (or runs past `max_decisions`) is listed under "errors" with its seed and left
     out of every other figure. `progress(i, record_or_None)` is called after each game.
     """
     started = time.perf_counter()
@@ -164,7 +165,7 @@ def simulate(
         "players": players,
         "games": games,
         "seed": seed,
-        "bot": bot,
+        "bot": bot if isinstance(bot, str) else list(bot),
         "completed": completed,
         "seconds": round(time.perf_counter() - started, 3),
         "decisions": {

@@ -222,7 +222,7 @@ def test_unknown_key_is_located_at_the_key_with_did_you_mean():
     problems = check("components:\n  building:\n    zone: supply\n    fieldz: {}\n")
     assert [str(p) for p in problems] == [
         "g.yaml:4:5: error: components.building: unknown key 'fieldz'; expected one of 'zone', 'fields', "
-        "'properties', 'active', 'types', 'label', 'source' or 'provisional'; did you mean 'fields'?"
+        "'properties', 'active', 'types', 'label', 'source', 'provisional' or 'box'; did you mean 'fields'?"
     ]
 
 
@@ -329,8 +329,8 @@ def test_all_problems_at_once_shallow_first_then_in_file_order():
     text = "steps:\n  s:\n    optional: 3\n    actions: {a: {pass: 1}}\nkinds:\n  k: {}\ngmae: {}\n"
     assert [(p.location.line, p.message.split(":")[0]) for p in check(text)] == [
         (7, "unknown section 'gmae'; expected one of 'game', 'options', 'kinds', 'tables', 'resources', 'vars', "
-            "'zones', 'parameters', 'components', 'defs', 'events', 'hooks', 'setup', 'flow', 'phases', 'steps' "
-            "or 'scoring'"),
+            "'zones', 'parameters', 'components', 'defs', 'events', 'hooks', 'setup', 'flow', 'phases', 'steps', "
+            "'scoring' or 'end'"),
         (6, "kinds.k"),
         (3, "steps.s.optional"),
         (4, "steps.s.actions.a.pass"),

@@ -1,0 +1,246 @@
+"""The command line: every command, its output and its exit codes (0 ok, 1 failures, 2 usage/IO)."""
+import io
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from interpreter.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME = "puerto_rico"
+COMMANDS = ["validate", "play", "simulate", "replay", "bench", "schema"]
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+# ----------------------------------------------------------------------------------------- help
+
+def test_help_lists_every_command(capsys):
+    code, out, _ = run(capsys, "--help")
+    assert code == 0
+    for command in COMMANDS:
+        assert re.search(rf"^\s+{command}\s+\S", out, re.M), command
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_each_command_has_help(capsys, command):
+    code, out, _ = run(capsys, command, "--help")
+    assert code == 0 and out.startswith(f"usage: meeple {command}")
+
+
+def test_schema_help_gives_the_editor_line(capsys):
+    _, out, _ = run(capsys, "schema", "--help")
+    assert "# yaml-language-server: $schema=" in out
+
+
+def test_module_entry_point_runs():
+    done = subprocess.run([sys.executable, "-m", "interpreter", "--help"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0 and "simulate" in done.stdout
+
+
+def test_usage_errors_exit_2(capsys):
+    assert run(capsys)[0] == 2
+    assert run(capsys, "frobnicate")[0] == 2
+    assert run(capsys, "simulate", GAME)[0] == 2  # --players and --games missing
+
+
+# -------------------------------------------------------------------------------------- validate
+
+def test_validate_missing_path_exits_2(capsys, tmp_path):
+    code, _, err = run(capsys, "validate", str(tmp_path / "no_such_game"))
+    assert code == 2
+    assert "no such game or path" in err
+    assert "Traceback" not in err
+
+
+def test_validate_shipped_game_exits_0(capsys):
+    code, out, err = run(capsys, "validate", str(ROOT / "gamedefs" / GAME))
+    assert code == 0, out + err
+    assert "ok" in out
+
+
+def test_validate_by_name_and_by_file(capsys):
+    assert run(capsys, "validate", GAME)[0] == 0
+    some_file = sorted((ROOT / "gamedefs" / GAME).glob("*.yaml"))[0]
+    assert run(capsys, "validate", str(some_file))[0] == 0
+
+
+def test_validate_broken_definition_exits_1_with_located_problems(capsys, tmp_path):
+    broken = tmp_path / "broken"
+    shutil.copytree(ROOT / "gamedefs" / GAME, broken)
+    (broken / "zz_broken.yaml").write_text("tables:\n  oops: [1, 2\n", encoding="utf-8")
+    code, out, err = run(capsys, "validate", str(broken))
+    assert code == 1
+    assert re.search(r"zz_broken\.yaml:\d+:\d+: error: ", out), out
+    assert "Traceback" not in out + err
+
+
+def test_validate_mixed_paths_exit_with_the_worst_code(capsys, tmp_path):
+    code, out, _ = run(capsys, "validate", GAME, str(tmp_path / "missing"))
+    assert code == 2 and "ok" in out
+
+
+# ------------------------------------------------------------------------------------------ play
+
+def test_play_all_bots_narrates_and_scores(capsys, tmp_path):
+    record = tmp_path / "actions.txt"
+    code, out, err = run(capsys, "play", GAME, "--players", "3", "--seed", "2", "--record", str(record))
+    assert code == 0, err
+    assert re.search(r"^  Player [123]: \S", out, re.M)
+    assert "Final scores:" in out and "Winner" in out
+    assert len(record.read_text().split()) > 10
+
+
+def test_play_bad_players_is_a_usage_error(capsys):
+    code, _, err = run(capsys, "play", GAME, "--players", "1")
+    assert code == 2 and "players" in err
+
+
+def test_play_bad_seat_is_a_usage_error(capsys):
+    assert run(capsys, "play", GAME, "--players", "3", "--seat", "9=human")[0] == 2
+    assert run(capsys, "play", GAME, "--players", "3", "--seat", "1=wizard")[0] == 2
+
+
+def test_play_human_menu_help_view_reprompt_quit(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("?\nv\nbanana\n999\n1\nq\n"))
+    code, out, _ = run(capsys, "play", GAME, "--players", "3", "--seed", "1", "--seat", "1=human",
+                       "--seat", "2=human", "--seat", "3=human")
+    assert code == 0
+    assert re.search(r"^\s+1\) \S", out, re.M)           # a numbered menu with labels
+    assert "type the number of an action" in out.lower()  # ? help
+    assert out.count("Please type a number") == 2         # banana, 999
+    assert "Game abandoned after 1 decision." in out
+
+
+def test_play_human_input_ending_exits_1(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    code, out, _ = run(capsys, "play", GAME, "--players", "3", "--seed", "1", "--seat", "1=human")
+    assert code == 1 and "Game abandoned" in out
+
+
+# -------------------------------------------------------------------------------------- simulate
+
+def test_simulate_small_run_completes(capsys):
+    code, out, err = run(capsys, "simulate", GAME, "--players", "4", "--games", "2", "--seed", "5", "--json")
+    assert code == 0, err
+    summary = json.loads(out)
+    assert summary["completed"] == 2 and summary["errors"] == []
+    assert sum(summary["win_rate"]) == pytest.approx(1.0)
+    assert len(summary["score_mean"]) == 4
+    assert 0 < summary["decisions"]["min"] <= summary["decisions"]["mean"] <= summary["decisions"]["max"]
+
+
+def test_simulate_text_report(capsys):
+    code, out, _ = run(capsys, "simulate", GAME, "-p", "3", "--games", "1", "--bot", "greedy")
+    assert code == 0
+    assert "completed: 1/1" in out and "win rate" in out and "errors: none" in out
+
+
+def test_simulate_mixed_seats(capsys):
+    code, out, _ = run(capsys, "simulate", GAME, "-p", "3", "--games", "1", "--seat", "2=greedy", "--json")
+    assert code == 0
+    assert json.loads(out)["bot"] == ["random", "greedy", "random"]
+    assert run(capsys, "simulate", GAME, "-p", "3", "--games", "1", "--seat", "2=human")[0] == 2
+
+
+# ---------------------------------------------------------------------------------------- replay
+
+def test_replay_reproduces_the_original_final_state(capsys, tmp_path):
+    from interpreter.game import load_game
+    from interpreter.simulate import play_game
+
+    game = load_game(GAME)
+    original = play_game(game, 4, seed=9, bots="random")
+    actions = tmp_path / "actions.txt"
+    actions.write_text("# a recorded game\n" + "\n".join(original["actions"]) + "\n", encoding="utf-8")
+    code, out, err = run(capsys, "replay", GAME, "--players", "4", "--seed", "9", "--actions", str(actions),
+                         "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["over"] is True
+    assert report["applied"] == len(original["actions"])
+    assert report["state"] == json.loads(json.dumps(game.to_json(original["state"])))
+    assert report["outcome"]["scores"] == original["outcome"]["scores"]
+
+
+def test_play_record_replays_to_the_same_end(capsys, tmp_path):
+    record = tmp_path / "rec.txt"
+    code, played, _ = run(capsys, "play", GAME, "-p", "3", "-s", "4", "--record", str(record), "--quiet")
+    assert code == 0
+    code, replayed, err = run(capsys, "replay", GAME, "-p", "3", "-s", "4", "--actions", str(record))
+    assert code == 0, err
+    final = played[played.index("Final scores:"):played.index(" decisions.")].rsplit("\n", 1)[0]
+    assert final in replayed
+
+
+def test_replay_json_list_of_a_prefix_leaves_the_game_going(capsys, tmp_path):
+    from interpreter.game import load_game
+
+    game = load_game(GAME)
+    first = game.legal_actions(game.new_game(players=3, seed=1))[0]
+    actions = tmp_path / "a.json"
+    actions.write_text(json.dumps([first]), encoding="utf-8")
+    code, out, err = run(capsys, "replay", GAME, "-p", "3", "-s", "1", "-a", str(actions))
+    assert code == 0, err
+    assert "The game goes on" in out
+
+
+def test_replay_illegal_action_reports_index_and_exits_1(capsys, tmp_path):
+    from interpreter.game import load_game
+
+    game = load_game(GAME)
+    first = game.legal_actions(game.new_game(players=3, seed=1))[0]["id"]
+    actions = tmp_path / "bad.txt"
+    actions.write_text(f"{first}\nno_such_action(x=1)\n", encoding="utf-8")
+    code, _, err = run(capsys, "replay", GAME, "-p", "3", "-s", "1", "-a", str(actions))
+    assert code == 1
+    assert "action 2 (no_such_action(x=1)): illegal" in err
+
+
+def test_replay_unreadable_file_exits_2(capsys, tmp_path):
+    assert run(capsys, "replay", GAME, "-p", "3", "-s", "1", "-a", str(tmp_path / "none.txt"))[0] == 2
+    bad = tmp_path / "bad.json"
+    bad.write_text("[1, 2", encoding="utf-8")
+    assert run(capsys, "replay", GAME, "-p", "3", "-s", "1", "-a", str(bad))[0] == 2
+
+
+# ----------------------------------------------------------------------------------------- bench
+
+def test_bench_prints_its_figures(capsys):
+    code, out, err = run(capsys, "bench", GAME, "--players", "3", "--games", "1")
+    assert code == 0, err
+    for figure in ("load + compile", "decisions/s", "games/s", "µs per decision", "peak RSS"):
+        assert figure in out
+
+
+def test_bench_json(capsys):
+    code, out, _ = run(capsys, "bench", GAME, "-p", "4", "-k", "1", "--json")
+    assert code == 0
+    figures = json.loads(out)
+    assert figures["decisions"] > 0 and figures["decisions_per_second"] > 0 and figures["load_ms"] > 0
+
+
+# ---------------------------------------------------------------------------------------- schema
+
+def test_schema_prints_json(capsys):
+    code, out, _ = run(capsys, "schema")
+    assert code == 0
+    assert isinstance(json.loads(out), dict)
+
+
+def test_schema_output_file(capsys, tmp_path):
+    target = tmp_path / "gamedef.schema.json"
+    code, _, err = run(capsys, "schema", "--output", str(target))
+    assert code == 0 and json.loads(target.read_text(encoding="utf-8"))
+    assert f"$schema={target}" in err
+    assert run(capsys, "schema", "--output", str(tmp_path / "no" / "dir" / "x.json"))[0] == 2
