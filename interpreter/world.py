@@ -279,7 +279,17 @@ class World:
             where = str(self.d.where(path) or key_s)
             self.defs[name] = (params, tree, where)
 
+    BUILTIN_NAMES = ("player", "players", "player_count", "pieces", "none", "true", "false", "option",
+                     "event", "game_ending", "self")
+
     def _check_namespace(self):
+        for what, names, path in (("var", self.gvars, "vars"), ("table", self.tables, "tables"),
+                                  ("zone", self.gzones, "zones"), ("kind", self.kinds, "kinds"),
+                                  ("component type", self.types, "components")):
+            for n in names:
+                if n in self.BUILTIN_NAMES:
+                    self.problems.append(Problem(f"{what} '{n}' has the name of a built-in: choose another",
+                                                 self.d.where((path,))))
         seen = {}
         groups = [("var", self.gvars), ("table", self.tables), ("zone", self.gzones), ("kind", self.kinds),
                   ("kind value", self.kind_values), ("component type", self.types)]
