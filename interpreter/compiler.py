@@ -130,7 +130,10 @@ class Compiler:
         return m(node, sc)
 
     def x_number(self, n, sc):
-        return const(_bounded(int(n.children[0])), "int")
+        v = int(n.children[0])
+        if not -LIMIT <= v <= LIMIT:
+            raise CompileError(f"integer {v} is beyond the limit of ±2**53", n)
+        return const(v, "int")
 
     def x_string(self, n, sc):
         return const(n.children[0][1:-1], "str")
@@ -194,6 +197,8 @@ class Compiler:
             raise CompileError(f"'{name}' is a player var: write player.{name} or p.{name}", node)
         if name == "option":
             raise CompileError("write option.NAME", node)
+        if name in w.defs and not w.defs[name][0]:
+            return self.inline_def(name, [], sc, node)
         raise CompileError(f"unknown name '{name}'", node, did_you_mean(name, self.known_names(sc)))
 
     def known_names(self, sc):
@@ -324,9 +329,17 @@ class Compiler:
         b = self.num(n.children[2], sc)
         af, bf = a.f, b.f
         if op == "+":
-            f = lambda s, e: af(s, e) + bf(s, e)
+            def f(s, e):
+                v = af(s, e) + bf(s, e)
+                if -LIMIT <= v <= LIMIT:
+                    return v
+                raise RuleError(f"integer {v} is beyond the limit of ±2**53")
         elif op == "-":
-            f = lambda s, e: af(s, e) - bf(s, e)
+            def f(s, e):
+                v = af(s, e) - bf(s, e)
+                if -LIMIT <= v <= LIMIT:
+                    return v
+                raise RuleError(f"integer {v} is beyond the limit of ±2**53")
         elif op == "*":
             f = lambda s, e: _bounded(af(s, e) * bf(s, e))
         else:
@@ -336,7 +349,10 @@ class Compiler:
                     raise RuleError("division by zero")
                 return af(s, e) // d if op == "//" else af(s, e) % d
         if a.c is not NOCONST and b.c is not NOCONST:
-            return const(f(None, None), "int")
+            try:
+                return const(f(None, None), "int")
+            except RuleError as ex:
+                raise CompileError(ex.message, n) from None
         return X(f, "int")
 
     def x_compare(self, n, sc):

@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from lark import Lark, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-from lark.indenter import Indenter
+from lark.indenter import DedentError, Indenter
 
 from .resources import data_dir
 
@@ -34,11 +34,18 @@ class _Indent(Indenter):
     tab_len = 4
 
 
+def _no_keyword(tok):
+    """Lark's contextual lexer reads a keyword as a NAME where only a name may come: refuse it."""
+    if tok.value in KEYWORDS:
+        raise DslSyntaxError(f"'{tok.value}' is a keyword, not a name", tok.line, tok.column)
+    return tok
+
+
 @lru_cache(maxsize=1)
 def parser() -> Lark:
     text = (data_dir("grammar") / "dsl.lark").read_text(encoding="utf-8")
     return Lark(text, parser="lalr", start=["start_expr", "start_stmts"], postlex=_Indent(),
-                propagate_positions=True, maybe_placeholders=False)
+                propagate_positions=True, maybe_placeholders=False, lexer_callbacks={"NAME": _no_keyword})
 
 
 _TOKEN_WORDS = {
@@ -73,10 +80,20 @@ def _fail(ex: UnexpectedInput, text: str) -> DslSyntaxError:
     col = getattr(ex, "column", 1) or 1
     if isinstance(ex, UnexpectedToken):
         tok = ex.token
-        if tok.type == "$END":
-            what = "unexpected end of text"
+        if tok.type in ("$END", "_DEDENT"):
+            what = "unexpected end of text" if tok.type == "$END" or not tok.value else "unexpected end of block"
             lines = text.rstrip("\n").split("\n")
-            line, col = len(lines), len(lines[-1]) + 1
+            if tok.type == "$END" or not tok.line:
+                line, col = len(lines), len(lines[-1]) + 1
+            else:
+                line, col = tok.line, (tok.column or 1)
+            if tok.type == "_DEDENT":
+                line = min(line, len(lines))
+                col = len(lines[line - 1]) + 1
+        elif tok.type == "_INDENT":
+            # The indent token borrows the position of the line end before it.
+            what = "unexpected indentation"
+            line, col = (tok.line or 1) + 1, 1
         elif tok.type == "_NL":
             what = "unexpected end of line"
         else:
@@ -109,3 +126,24 @@ def parse_stmts(text: str) -> Tree:
         return parser().parse(src, start="start_stmts")
     except UnexpectedInput as ex:
         raise _fail(ex, src) from None
+    except DedentError:
+        line = _bad_dedent(src)
+        raise DslSyntaxError("this line's indentation matches no enclosing block", line, 1) from None
+
+
+def _bad_dedent(text: str) -> int:
+    """The first line whose indentation returns to a level that no enclosing block has."""
+    levels = [0]
+    for no, line in enumerate(text.split("\n"), 1):
+        body = line.lstrip(" \t")
+        if not body or body.startswith("#"):
+            continue
+        ind = len(line) - len(body)
+        if ind > levels[-1]:
+            levels.append(ind)
+            continue
+        while ind < levels[-1]:
+            levels.pop()
+        if ind != levels[-1]:
+            return no
+    return 1

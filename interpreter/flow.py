@@ -48,22 +48,37 @@ class Step:
 
     def menu(self, s, player, event):
         """Every legal (action, values) for `player` now."""
-        if self.cond is not None:
-            e = [player, event] + [None] * (self.cond_n - 2)
-            if not self.cond(s, e):
-                return []
-        out = []
-        for act in self.actions:
-            e = [player, event] + [None] * (act.nslots - 2)
-            params = act.params
-            if not params:
-                if act.cond is None or act.cond(s, e):
-                    out.append((act, ()))
-                continue
-            _enumerate(s, e, act, params, 0, (), out)
+        s.budget = 0
+        act = None
+        try:
+            if self.cond is not None:
+                e = [player, event] + [None] * (self.cond_n - 2)
+                if not self.cond(s, e):
+                    return []
+            out = []
+            for act in self.actions:
+                e = [player, event] + [None] * (act.nslots - 2)
+                params = act.params
+                if not params:
+                    if act.cond is None or act.cond(s, e):
+                        out.append((act, ()))
+                    continue
+                _enumerate(s, e, act, params, 0, (), out)
+        except RuleError as ex:
+            if ex.where is None:
+                raise RuleError(ex.message, _where(self, act)) from None
+            raise
+        except (TypeError, KeyError, IndexError, AttributeError, ValueError) as ex:
+            raise RuleError(f"a condition failed ({type(ex).__name__}: {ex})", _where(self, act)) from None
         if self.optional and out and self.pass_action is not None:
             out.append((self.pass_action, ()))
         return out
+
+
+def _where(step, act):
+    if act is None:
+        return f"step {step.id} (its if)"
+    return f"step {step.id}, action {act.name}"
 
 
 def _enumerate(s, e, act, params, i, vals, out):
@@ -250,6 +265,7 @@ class FlowCompiler:
         a.is_pass = bool(raw.get("pass", False))
         a.sig_cols = w.sig_cols
         u = self.unit(event)
+        u.effects = False  # choices and conditions only look; the effect may change the state
         sc = Scope(u)
         a.params = []
         for pname, dom in (raw.get("choose") or {}).items():
@@ -274,7 +290,9 @@ class FlowCompiler:
         a.cond_text = raw.get("if")
         cx = w.compile_expr(raw["if"], path + ("if",), u, sc, want="bool") if "if" in raw else None
         a.cond = cx.f if cx is not None else None
+        u.effects = True
         a.effect = w.compile_stmts(raw["effect"], path + ("effect",), u, sc.child()) if "effect" in raw else None
+        u.effects = False
         a.label = self.template(raw, a.name, u, sc, path)
         a.nslots = u.n
         return a
@@ -354,6 +372,7 @@ def run_effect(game, s, fn, nslots, player, event):
     if fn is None:
         return
     s.ev = []
+    s.budget = 0
     fn(s, [player, event] + [None] * (nslots - 2))
     if s.ev:
         fire_events(game, s)
@@ -361,6 +380,17 @@ def run_effect(game, s, fn, nslots, player, event):
 
 def advance(game, s, log=None):
     """Run the flow until a decision (s.menu is set) or the end (empty stack)."""
+    try:
+        _advance(game, s, log)
+    except RuleError:
+        raise
+    except (TypeError, KeyError, IndexError, AttributeError, ValueError) as ex:
+        node = game.nodes[s.flow[-1][0]] if s.flow else None
+        where = ".".join(map(str, node.path)) if node is not None else None
+        raise RuleError(f"a flow condition failed ({type(ex).__name__}: {ex})", where) from None
+
+
+def _advance(game, s, log):
     nodes = game.nodes
     guard = 0
     while s.flow:

@@ -75,7 +75,12 @@ class Game:
                 problems.append(Problem(f"cannot compile this definition ({type(ex).__name__}: {ex})", where,
                                         "this is a bug of meeple when no other problem is reported"))
         if problems:
-            raise DefinitionError(sort_problems(problems))
+            unique, seen = [], set()
+            for p in problems:  # a step compiled for two contexts reports its mistakes once
+                if str(p) not in seen:
+                    seen.add(str(p))
+                    unique.append(p)
+            raise DefinitionError(sort_problems(unique))
 
     def _compile(self, definition, problems):
         self.definition = d = definition
@@ -156,7 +161,7 @@ class Game:
                 kinds = w.kinds.get(fdef.get("of"), [])
                 self.field_init.append((classes, ("map", kinds)))
             else:
-                init = fdef.get("init", 0 if fdef.get("type", "int") == "int" else None)
+                init = fdef.get("init", {"int": 0, "bool": False}.get(str(fdef.get("type", "int"))))
                 self.field_init.append((classes, ("value", init)))
 
     def _compile_scoring(self):
@@ -360,10 +365,13 @@ class Game:
             return (f"illegal action '{aid}': step '{step.id}' ({who} to decide) offers "
                     f"{', '.join(sorted(set(names)))}" + (f"; {hint}" if hint else ""))
         act = next(a for a in step.actions if a.name == name) if name != "pass" else None
-        if act is not None and act.cond_text:
-            return (f"illegal action '{aid}': not among the {len(menu)} legal choices of step '{step.id}' "
-                    f"for {who}; its condition is `{' '.join(str(act.cond_text).split())}`")
-        return f"illegal action '{aid}': not among the {len(menu)} legal choices of step '{step.id}' for {who}"
+        same = [self.action_id(a, v) for a, v in menu if a.name == name]
+        legal = (f"; legal {name} choices: {', '.join(same[:12])}" + (" ..." if len(same) > 12 else "")
+                 if same else f"; no {name} is legal now")
+        why = (f"; its condition is `{' '.join(str(act.cond_text).split())}`"
+               if act is not None and act.cond_text else "")
+        return (f"illegal action '{aid}': not among the {len(menu)} legal choices of step '{step.id}' "
+                f"for {who}{why}{legal}")
 
     def apply(self, s: State, action, log: list | None = None) -> State:
         """The state after `action` (a dict from legal_actions or its id); `s` is left untouched.
@@ -385,6 +393,7 @@ class Game:
             for p, v in zip(act.params, vals):
                 e[p[1]] = v
             t.ev = []
+            t.budget = 0
             act.effect(t, e)
             if t.ev:
                 fire_events(self, t)
@@ -423,10 +432,67 @@ class Game:
         return to_json(s, self.layout, self.id)
 
     def from_json(self, d: dict) -> State:
+        """A state from `to_json` data; StateFormatError for anything that is not a consistent state."""
         s = from_json(d, self.layout, self.id)
         if s.n not in self.player_counts:
             raise StateFormatError(f"{s.n} players is not a supported count")
+        problem = self._inconsistency(s)
+        if problem:
+            raise StateFormatError(f"not a state of {self.id}: {problem}")
         return s
+
+    def _inconsistency(self, s) -> str | None:
+        w = self.world
+        npieces = len(s.types)
+        for t in s.types:
+            if t not in w.types:
+                return f"unknown piece type {t!r}"
+        seen = [0] * npieces
+        for z in s.zones:
+            for x in z:
+                if type(x) is not int or not 0 <= x < npieces:
+                    return f"piece id {x!r} is not a piece"
+                seen[x] += 1
+        if any(c != 1 for c in seen):
+            return "every piece must be in exactly one zone"
+
+        def bad_value(v, t, kinds):
+            if t == "map":
+                return not (isinstance(v, dict) and set(v) == set(kinds)
+                            and all(type(n) is int for n in v.values()))
+            if t == "int":
+                return type(v) is not int
+            if t == "bool":
+                return type(v) is not bool
+            if t == "player":
+                return v is not None and not (type(v) is int and 0 <= v < s.n)
+            if t == "piece":
+                return v is not None and not (type(v) is int and 0 <= v < npieces)
+            return False
+        for scope, values in (("global", [s.g]), ("player", s.p)):
+            table = w.gvars if scope == "global" else w.pvars
+            for row in values:
+                for name, v, t in w.var_defs[scope]:
+                    if bad_value(row[table[name][0]], t, w.kinds.get(v.get("of"), ())):
+                        return f"var {name} has a value of the wrong type: {row[table[name][0]]!r}"
+        for fname, classes, fdef, is_map in w.field_defs:
+            col = s.fields[w.fields[fname][0]]
+            if len(col) != npieces:
+                return f"field {fname} needs one value per piece"
+            kinds = w.kinds.get(fdef.get("of"), ())
+            for x, v in enumerate(col):
+                has = w.types[s.types[x]] in classes
+                if not has and v is not None or has and bad_value(v, "map" if is_map else
+                                                                   str(fdef.get("type", "int")), kinds):
+                    return f"field {fname} of piece {x} has a wrong value: {v!r}"
+        for fr in s.flow:
+            if (len(fr) != 7 or type(fr[0]) is not int or not 0 <= fr[0] < len(self.nodes)
+                    or (fr[1] is not None and not (type(fr[1]) is int and 0 <= fr[1] < s.n))):
+                return f"flow frame {fr!r} is not a position of this game's flow"
+        for e in s.ends:
+            if e not in w.end_triggers:
+                return f"unknown end trigger {e!r}"
+        return None
 
     def view(self, s: State, player: int) -> dict:
         """What `player` may see: hidden zones show only their size, others' private vars are hidden, and

@@ -174,11 +174,19 @@ def _next_player(c, a, node):
 @fn("range", 1, 2)
 def _range(c, a, node):
     """range(n) or range(a, b): the integers a..b-1."""
-    if len(a) == 1:
-        bf = a[0].f
-        return X(lambda s, e: list(range(bf(s, e))), "list:int")
-    af, bf = a[0].f, a[1].f
-    return X(lambda s, e: list(range(af(s, e), bf(s, e))), "list:int")
+    budget = c.w.step_budget
+    af = a[0].f if len(a) > 1 else (lambda s, e: 0)
+    bf = a[-1].f
+
+    def rng_(s, e):
+        lo, hi = af(s, e), bf(s, e)
+        # Every number a range makes counts against the effect's step budget: nothing runs unbounded.
+        if hi > lo:
+            s.budget += hi - lo
+            if s.budget > budget:
+                raise RuleError(f"an effect ran more than {budget} loop steps (a range of {hi - lo})")
+        return list(range(lo, hi))
+    return X(rng_, "list:int")
 
 
 @fn("total", 1)

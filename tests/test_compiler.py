@@ -289,8 +289,6 @@ def test_a_def_called_with_the_wrong_number_of_arguments(tmp_path):
     assert "got 2" in p.message
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: README says names resolve to defs, but a def without "
-                                       "parameters is 'unknown name' unless written with ()")
 def test_a_def_without_parameters_is_a_name(tmp_path):
     game = make_game(tmp_path, """
     game: {id: d, players: [2]}
@@ -467,9 +465,6 @@ def test_an_effect_function_is_refused_in_a_condition(tmp_path, where):
     assert (p.location.line, p.location.col) == position_of(text, "random")
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: an action's `if` and `choose` are compiled in the effect's "
-                                       "unit (effects=True), so random()/move() are accepted there and run "
-                                       "while the menu is listed")
 @pytest.mark.parametrize("action", ['if: "random(2) == 0"', 'choose: {k: "[random(3)]"}'])
 def test_an_effect_function_is_refused_in_an_action_condition(tmp_path, action):
     text = f"""
@@ -596,8 +591,6 @@ def test_an_assignment_beyond_2_pow_53_is_refused(limits):
         limits.apply(limits.new_game(2), "add_big")
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: + and - are not bounded, so an expression may exceed "
-                                       "2**53 (only *, assignments and literals are checked)")
 def test_a_sum_beyond_2_pow_53_is_refused(tmp_path):
     game = make_game(tmp_path, """
     game: {id: t, players: [2]}
@@ -613,8 +606,6 @@ def test_a_sum_beyond_2_pow_53_is_refused(tmp_path):
         game.score_breakdown(game.new_game(2))
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: a literal beyond 2**53 is reported as 'cannot compile "
-                                       "this definition' at the game: key, not at the literal")
 def test_a_literal_beyond_2_pow_53_is_a_definition_error(tmp_path):
     text = """
     game: {id: t, players: [2]}
@@ -627,8 +618,6 @@ def test_a_literal_beyond_2_pow_53_is_a_definition_error(tmp_path):
     assert (p.location.line, p.location.col) == position_of(text, "9007199254740993")
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: constant folding runs `7 // 0` at load; the problem "
-                                       "is not located at the expression (it says 'a bug of meeple' at 1:7)")
 def test_a_constant_division_by_zero_is_a_definition_error(tmp_path):
     text = """
     game: {id: t, players: [2]}
@@ -647,15 +636,11 @@ def test_the_step_budget_stops_a_runaway_effect(limits):
         limits.apply(s, "runaway")
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: generators and range() are not counted by the step "
-                                       "budget, so `sum(1 for i in range(10**8))` runs unbounded")
 def test_the_step_budget_counts_generator_steps(limits):
     with pytest.raises(RuleError, match="loop steps"):
         limits.apply(limits.new_game(2), "generator_runaway")
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: a condition that fails while running (a property of "
-                                       "none) raises a raw TypeError from new_game/legal_actions, not RuleError")
 def test_a_failing_condition_is_a_rule_error(tmp_path):
     game = make_game(tmp_path, """
     game: {id: t, players: [2]}

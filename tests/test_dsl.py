@@ -204,8 +204,6 @@ def test_error_on_a_later_line_of_a_block():
     assert ex.message.startswith("unexpected end of line; expected")
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: an unclosed bracket at the end of an indented block "
-                                       "says \"unexpected ''\" (the indenter's empty DEDENT token)")
 def test_unclosed_bracket_at_the_end_of_a_block_says_end_of_text():
     ex = syntax_error(parse_stmts, "for x in z:\n    b = (2 +\n")
     assert ex.line == 2
@@ -217,15 +215,11 @@ def test_str_of_the_error_is_its_message():
     assert str(ex) == ex.message
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: an unexpected indent is reported at the end of the line "
-                                       "before it (1, 6) instead of where it is (2, 1)")
 def test_unexpected_indent_is_reported_on_its_own_line():
     ex = syntax_error(parse_stmts, "a = 1\n    b = 2\n")
     assert (ex.line, ex.col) == (2, 1)
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: an inconsistent dedent raises lark's DedentError, "
-                                       "not DslSyntaxError")
 def test_inconsistent_dedent_is_a_syntax_error():
     ex = syntax_error(parse_stmts, "if a:\n        b = 1\n    c = 2\n")
     assert ex.line == 3
@@ -241,19 +235,15 @@ def test_keywords_are_listed():
     assert KEYWORDS == {"if", "elif", "else", "for", "in", "not", "and", "or", "emit", "pass"}
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: Lark's contextual lexer reads a keyword as a NAME where "
-                                       "a name is expected, so `x = for`, `f(if)`, `for in in z:` parse")
 @pytest.mark.parametrize("text", ["for", "x + if", "f(pass)", "[emit]", "else.x"])
 def test_a_keyword_is_not_a_name_in_an_expression(text):
     syntax_error(parse_expr, text)
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: `else = 1` and `in = 1` parse as assignments to names")
 @pytest.mark.parametrize("text", ["else = 1", "in = 1", "x = for"])
 def test_a_keyword_cannot_be_assigned(text):
     syntax_error(parse_stmts, text)
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: a keyword is accepted as a loop variable")
 def test_a_keyword_is_not_a_loop_variable():
     syntax_error(parse_stmts, "for in in z:\n    pass\n")

@@ -459,8 +459,6 @@ def test_the_flow_position_is_part_of_the_state(tmp_path):
     assert [p for p, _, _ in play(game, t)[0]] == [p for p, _, _ in play(game, s)[0]]
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: a step used both in the flow and in a hook is compiled "
-                                       "once per event, so each of its mistakes is reported twice")
 def test_a_mistake_in_a_step_used_by_a_hook_is_reported_once(tmp_path):
     problems = problems_of(tmp_path, header() + """
     events:

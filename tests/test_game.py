@@ -218,8 +218,6 @@ def test_illegal_action_whose_condition_fails_shows_the_condition(shop):
     assert "step 'shop'" in msg and "its condition is `player.coins > 100`" in msg
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: an illegal argument of an action without `if` gets only "
-                                       "'not among the N legal choices' — neither the choices nor a reason")
 def test_illegal_argument_lists_the_legal_choices(shop):
     with pytest.raises(IllegalAction) as info:
         shop.apply(shop.new_game(2), "name(f=plum)")

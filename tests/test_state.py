@@ -247,8 +247,6 @@ ACCEPTED_GARBAGE = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: from_json checks shape only partly; these load, and the "
-                                       "state then fails later with IndexError/KeyError/TypeError")
 @pytest.mark.parametrize("what", list(ACCEPTED_GARBAGE))
 def test_from_json_refuses_an_inconsistent_state(game, what):
     d = ACCEPTED_GARBAGE[what](game.to_json(game.new_game(2)))
