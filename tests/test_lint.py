@@ -1,0 +1,93 @@
+"""The lint: what a rulebook encoding writes but never reads, never uses, can never reach."""
+
+from interpreter.game import load_game
+from interpreter.lint import lint
+
+from conftest import ROOT
+
+
+def findings(path, code=None):
+    return [f for f in lint(load_game(path)) if code is None or f.code == code]
+
+
+def test_a_counter_that_rules_set_but_never_read_is_found():
+    (f,) = findings(ROOT / "tests/fixtures/lint_planted", "written-not-read")
+    assert "player var 'tips' is set by rules but no rule or scoring item reads it" in f.message
+    assert f.location.file.endswith("game.yaml") and f.location.line > 0
+
+
+def test_a_component_nothing_uses_is_found():
+    (f,) = findings(ROOT / "tests/fixtures/lint_planted", "unused-component")
+    assert "'golden_goose' is never used" in f.message
+
+
+def test_the_unplanted_game_has_neither():
+    codes = {f.code for f in findings(ROOT / "examples/market_day")}
+    assert "written-not-read" not in codes and "unused-component" not in codes
+
+
+def test_puerto_rico_lints_clean_and_lists_its_provisional_values():
+    fs = findings(ROOT / "gamedefs/puerto_rico")
+    assert [f for f in fs if f.severity in ("error", "warning")] == []
+    prov = [f for f in fs if f.code == "provisional"]
+    assert prov and all(f.note for f in prov)
+
+
+def test_unreachable_steps_events_and_end_triggers(tmp_path):
+    (tmp_path / "g.yaml").write_text("""
+game: {id: t, players: [2]}
+events:
+  rang: {player: player}
+hooks:
+  on_rang: {on: rang, do: {effect: "pass"}}
+end:
+  triggers:
+    never_set: {}
+flow:
+  each_player: {step: used}
+steps:
+  used:
+    actions:
+      go: {effect: "pass"}
+  orphan:
+    actions:
+      go: {effect: "pass"}
+""", encoding="utf-8")
+    text = "\n".join(f.message for f in findings(tmp_path))
+    assert "step 'orphan' is in no flow" in text
+    assert "hook 'on_rang' listens to 'rang', which no rule emits" in text
+    assert "end trigger 'never_set' is never set" in text
+
+
+def test_event_cycles_are_found(tmp_path):
+    (tmp_path / "g.yaml").write_text("""
+game: {id: t, players: [2]}
+events:
+  ping: {}
+  pong: {}
+hooks:
+  a: {on: ping, do: {effect: "emit pong()"}}
+  b: {on: pong, do: {effect: "emit ping()"}}
+flow: {effect: "emit ping()"}
+""", encoding="utf-8")
+    (f,) = findings(tmp_path, "cycle")
+    assert "ping -> pong -> ping" in f.message or "pong -> ping -> pong" in f.message
+
+
+def test_counts_against_the_box(tmp_path):
+    (tmp_path / "g.yaml").write_text("""
+game: {id: t, players: [2, 3]}
+zones:
+  global:
+    bag: {}
+components:
+  tile:
+    zone: bag
+    box: 10
+    types:
+      a: {count: 4}
+      b: {count: {by_players: {2: 3, 3: 5}}}
+flow: {effect: "pass"}
+""", encoding="utf-8")
+    (f,) = findings(tmp_path, "box")
+    assert "add up to 9, but the box holds 10" in f.message

@@ -1,0 +1,101 @@
+"""Scenarios: a rulebook's worked examples written as given / when / then, run against the rules."""
+
+import textwrap
+
+import pytest
+
+from interpreter.game import load_game
+from interpreter.problems import DefinitionError
+from interpreter.scenario import load_scenarios, run_game_scenarios, scenario_files
+
+from conftest import ROOT, game_dirs
+
+SHIPPED = [(d, name) for d in game_dirs() for name, _, _ in load_scenarios(scenario_files(d))]
+
+
+@pytest.mark.parametrize("game_dir,name", SHIPPED, ids=[f"{d.name}:{n}" for d, n in SHIPPED])
+def test_every_shipped_scenario_passes(game_dir, name):
+    game = load_game(game_dir)
+    (result,) = [r for r in run_game_scenarios(game, game_dir) if r.name == name]
+    assert result.passed, "\n".join(result.failures + result.trace)
+
+
+def run(tmp_path, text, game="examples/market_day"):
+    f = tmp_path / "s.yaml"
+    f.write_text(textwrap.dedent(text), encoding="utf-8")
+    return run_game_scenarios(load_game(ROOT / game), None, [f])
+
+
+def test_a_wrong_expectation_says_what_was_expected_what_happened_and_the_trace(tmp_path):
+    (r,) = run(tmp_path, """
+    scenarios:
+      wrong:
+        source: "a test"
+        players: 2
+        given:
+          players:
+            1: {vars: {coins: 0}, zones: {hand: [apple_card, apple_card]}}
+          start: {step: turn, player: 1}
+        when: [sell(k=apple)]
+        then: {p1.coins: 7}
+    """)
+    assert not r.passed
+    assert r.failures == ["then: p1.coins: expected 7, got 6"]
+    assert r.trace == ["sell(k=apple): Player 1: sell 2 apple for 6"]
+
+
+def test_an_illegal_step_in_when_fails_with_the_reason_and_the_legal_menu(tmp_path):
+    (r,) = run(tmp_path, """
+    scenarios:
+      illegal:
+        source: "a test"
+        players: 2
+        given: {start: {step: turn, player: 2}}
+        when: [sell(k=plum)]
+    """)
+    assert not r.passed
+    assert "illegal action 'sell(k=plum)'" in r.failures[0]
+    assert r.trace[-1].startswith("legal then: draw")
+
+
+def test_mistakes_in_given_are_reported_with_a_did_you_mean(tmp_path):
+    (r,) = run(tmp_path, """
+    scenarios:
+      typos:
+        source: "a test"
+        players: 2
+        given:
+          vars: {prize: 3}
+          players:
+            1: {vars: {coin: 1}, zones: {hand: [apple_crad]}}
+    """)
+    text = "\n".join(r.failures)
+    assert "unknown var 'prize'; did you mean 'price'?" in text
+    assert "unknown player var 'coin'; did you mean 'coins'?" in text
+    assert "unknown component type 'apple_crad'; did you mean 'apple_card'?" in text
+
+
+def test_given_zones_hold_exactly_the_listed_pieces_with_their_fields(tmp_path):
+    (r,) = run(tmp_path, """
+    scenarios:
+      placed:
+        source: "a test"
+        players: 2
+        given:
+          players:
+            2: {zones: {yard: [{cart: {uses: 3}}], hand: [pear_card]}}
+        then:
+          "size(p2.hand)": 1
+          "first(x.uses for x in p2.yard)": 3
+          "size(p1.hand)": 0
+    """)
+    assert r.passed, r.failures
+
+
+def test_scenario_files_are_checked_against_their_schema(tmp_path):
+    f = tmp_path / "bad.yaml"
+    f.write_text("scenarios:\n  x:\n    players: 2\n    whne: []\n", encoding="utf-8")
+    with pytest.raises(DefinitionError) as info:
+        load_scenarios([f])
+    text = "\n".join(map(str, info.value.problems))
+    assert "bad.yaml:" in text and "'whne'" in text and "source" in text

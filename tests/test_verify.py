@@ -1,0 +1,53 @@
+"""meeple verify: one report of scenarios, lint, random play and coverage; exit 0 / 1 / 2."""
+
+import json
+
+from interpreter.cli import main
+from interpreter.verify import report_text, verify
+
+from conftest import ROOT
+
+
+def test_a_sound_game_verifies_with_full_coverage():
+    rep = verify(ROOT / "examples/market_day", games=5)
+    assert rep.ok, report_text(rep)
+    assert rep.violations == []
+    assert all(v["completed"] == 5 for v in rep.play.values())
+    cov = rep.coverage
+    assert cov["actions"]["never"] == [] and cov["hooks"]["never"] == []
+    text = report_text(rep)
+    assert "scenarios: 3/3 passed" in text and text.endswith("result: PASS")
+
+
+def test_a_rule_that_breaks_conservation_is_a_violation(tmp_path):
+    (tmp_path / "g.yaml").write_text("""
+game: {id: leak, players: [2]}
+resources:
+  coin: {}
+vars:
+  global:
+    bank: {init: 10, resource: coin}
+  player:
+    purse: {resource: coin}
+flow:
+  each_player: {step: s}
+steps:
+  s:
+    actions:
+      mint: {effect: "player.purse += 1"}
+scoring:
+  items:
+    purse: {expr: "player.purse"}
+""", encoding="utf-8")
+    rep = verify(tmp_path, games=2)
+    assert not rep.ok
+    assert any("resource coin is not conserved: 10 at setup, now 11" in v for v in rep.violations)
+
+
+def test_cli_exit_codes_and_json(capsys):
+    assert main(["verify", str(ROOT / "examples/market_day"), "--games", "2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["ok"] is True and data["scenarios"]["total"] == 3
+    assert set(data["coverage"]) >= {"actions", "hooks", "phases", "modifiers", "end_triggers"}
+    assert main(["verify", "no_such_game"]) == 2
+    assert main(["verify", str(ROOT / "tests/fixtures/lint_planted"), "--games", "1"]) == 0
