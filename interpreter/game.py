@@ -56,10 +56,13 @@ def _short(p: Path) -> Path:
 
 
 def load_game(name_or_path, variant=None) -> "Game":
-    """Load, check and compile a game; raise DefinitionError listing every problem."""
-    if variant:
-        raise InputError([Problem("variants are not supported yet")])
-    return Game(load_definition(find_game(name_or_path)))
+    """Load, check and compile a game, with overlay files (`variant`: a path or a list of paths) applied
+    in order; raise DefinitionError listing every problem."""
+    overlays = [variant] if isinstance(variant, (str, Path)) else list(variant or [])
+    for f in overlays:
+        if not Path(f).is_file():
+            raise InputError([Problem(f"no overlay file at '{f}'")])
+    return Game(load_definition(find_game(name_or_path), overlays))
 
 
 class Game:
@@ -136,7 +139,23 @@ class Game:
                 else:
                     default = {"int": 0, "bool": False}.get(t)
                     cx = w.compile_expr(init if init is not None else default, path + ("init",), u)
+                    if cx is not None and cx.t not in ("any", "none", t) and {cx.t, t} not in (
+                            {"int", "bool"}, {"int", "player"}):
+                        hint = None
+                        if isinstance(init, str) and init.strip() in w.tables:
+                            hint = f"table '{init.strip()}' is written at {self._table_where(init.strip())}"
+                        w.error(f"var '{name}' is a {t}, but its init gives a {cx.t}"
+                                + (f" ({cx.c!r})" if cx.c is not NOCONST else ""), path + ("init",), hint)
                     out.append((t, cx.f if cx else None, u.n))
+
+    def _table_where(self, name):
+        """Where a table's value was last written (an overlay's line, when one set it)."""
+        d = self.definition
+        best = d.where(("tables", name))
+        for path, (doc, dpath) in d._origin.items():
+            if path[:2] == ("tables", name) and doc in d.overlays:
+                best = doc.key_where(dpath)
+        return best
 
     def _compile_pieces(self):
         w = self.world

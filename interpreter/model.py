@@ -30,31 +30,44 @@ class Definition:
         self.sections["vars"] = {"global": {}, "player": {}}
         self.sections["zones"] = {"global": {}, "player": {}}
         self.docs: list[Document] = []
-        self._origin: dict[tuple, Document] = {}
+        self.overlays: list[Document] = []
+        # definition path prefix -> (document, the same place's path in that document); overlays add
+        # deeper prefixes, so the longest match names the file that last wrote a value.
+        self._origin: dict[tuple, tuple] = {}
+        self.problems: list[Problem] = []
 
     def __getitem__(self, key):
         return self.sections[key]
 
+    def _source(self, path: tuple):
+        path = tuple(path)
+        for n in range(len(path), 0, -1):
+            hit = self._origin.get(path[:n])
+            if hit is not None:
+                doc, prefix = hit
+                return doc, prefix + path[n:]
+        return (self.docs[0], path) if self.docs else (None, path)
+
     def doc_for(self, path: tuple) -> Document | None:
-        for n in (3, 2, 1):
-            d = self._origin.get(tuple(path[:n]))
-            if d is not None:
-                return d
-        return self.docs[0] if self.docs else None
+        return self._source(path)[0]
 
     def where(self, path: tuple) -> Location | None:
-        d = self.doc_for(path)
-        return d.where(tuple(path)) if d is not None else None
+        d, p = self._source(path)
+        return d.where(p) if d is not None else None
+
+    def key_where(self, path: tuple) -> Location | None:
+        d, p = self._source(path)
+        return d.key_where(p) if d is not None else None
 
     def locate(self, path: tuple, line: int = 1, col: int = 1) -> Location | None:
         """The file position of (line, col) inside the DSL string found at `path`."""
-        d = self.doc_for(path)
+        d, p = self._source(path)
         if d is None:
             return None
         try:
-            return d.locate_in_scalar(tuple(path), line, col)
+            return d.locate_in_scalar(p, line, col)
         except Exception:  # an odd scalar: the start of the value is close enough
-            return d.where(tuple(path))
+            return d.where(p)
 
     def add(self, doc: Document, problems: list[Problem]):
         self.docs.append(doc)
@@ -69,12 +82,12 @@ class Definition:
                 continue  # the schema reports unknown sections
             if section in SINGLE:
                 if (section,) in self._origin:
-                    first = self._origin[(section,)]
+                    first = self._origin[(section,)][0]
                     problems.append(Problem(f"section '{section}' is defined in two files",
                                             doc.key_where((section,)),
                                             f"first defined at {first.key_where((section,))}"))
                     continue
-                self._origin[(section,)] = doc
+                self._origin[(section,)] = (doc, (section,))
                 self.sections[section] = body
             elif section in SCOPED:
                 if not isinstance(body, dict):
@@ -91,19 +104,19 @@ class Definition:
         for key, value in entries.items():
             path = prefix + (key,)
             if key in into:
-                first = self._origin[path]
+                first = self._origin[path][0]
                 problems.append(Problem(f"'{key}' is defined twice in {'.'.join(prefix)}",
                                         doc.key_where(path), f"first defined at {first.key_where(path)}"))
                 continue
             into[key] = value
-            self._origin[path] = doc
+            self._origin[path] = (doc, path)
 
 
 def game_files(root: Path) -> list[Path]:
     return sorted(p for p in root.glob("*.yaml") if p.is_file())
 
 
-def load_definition(root: Path) -> Definition:
+def load_definition(root: Path, overlays=()) -> Definition:
     """Read, schema-check and merge every YAML file of a game directory.
 
     Problems found here are kept in `Definition.problems` (not raised) so that the compiler can add its
@@ -129,4 +142,7 @@ def load_definition(root: Path) -> Definition:
         problems.extend(validate_document(doc))
         d.add(doc, problems)
     d.problems = problems
+    if overlays:
+        from .overlay import apply_overlays
+        apply_overlays(d, overlays)
     return d

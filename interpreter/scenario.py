@@ -390,4 +390,5 @@ def _hint(name, names):
 def run_game_scenarios(game: Game, game_dir: Path, files=None) -> list[ScenarioResult]:
     """Run every scenario of a game directory (or the given files)."""
     runner = Runner(game)
-    return [runner.run(name, entry, doc) for name, entry, doc in load_scenarios(files or scenario_files(game_dir))]
+    files = scenario_files(game_dir) if files is None else files
+    return [runner.run(name, entry, doc) for name, entry, doc in load_scenarios(files)]

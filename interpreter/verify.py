@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 import statistics
 import time
 
@@ -59,20 +60,21 @@ class Report:
         }
 
 
-def verify(name_or_path, games: int = 100, seed: int = 1, progress=None, players=None) -> Report:
-    """Check one game: definition, scenarios, lint, random play with coverage."""
+def verify(name_or_path, games: int = 100, seed: int = 1, progress=None, players=None, variant=None) -> Report:
+    """Check one game (with overlay files `variant` applied): definition, scenarios, lint, random play
+    with coverage. Under a variant that names its own `scenarios`, those replace the base game's."""
     root = find_game(name_or_path)
     report = Report(root.name)
     t0 = time.perf_counter()
     try:
-        game = load_game(root)
+        game = load_game(root, variant)
     except DefinitionError as ex:
         report.definition_problems = [str(p) for p in ex.problems]
         return report
     report.load_ms = (time.perf_counter() - t0) * 1000
     report.game_id = game.id
     try:
-        report.scenarios = run_game_scenarios(game, root)
+        report.scenarios = run_game_scenarios(game, root, variant_scenarios(game))
     except DefinitionError as ex:
         report.scenario_error = [str(p) for p in ex.problems]
     report.findings = lint(game)
@@ -82,6 +84,20 @@ def verify(name_or_path, games: int = 100, seed: int = 1, progress=None, players
     counts = [n for n in game.player_counts if players is None or n in players]
     random_play(game, counts, games, seed, report, progress)
     return report
+
+
+def variant_scenarios(game):
+    """The scenario files the last overlay naming `scenarios` gives, or None for the base game's."""
+    files = None
+    for doc in game.definition.overlays:
+        head = doc.data.get("overlay") or {}
+        if head.get("scenarios"):
+            files = []
+            base = Path(doc.file).parent
+            for entry in head["scenarios"]:
+                p = base / entry
+                files.extend(sorted(p.glob("*.yaml")) if p.is_dir() else [p])
+    return files
 
 
 def random_play(game: Game, counts, games, seed, report, progress=None):

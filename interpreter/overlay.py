@@ -1,0 +1,225 @@
+"""Variants and house rules: small overlay files that change a game by path.
+
+    overlay:
+      base: puerto_rico                  # the game it changes (a name under gamedefs/ or its id)
+      label: {en: Harbor +2, zh: 港口+2}
+      description: "Ships pay better: the harbor gives 2 VP per load."
+    set:                                 # replace values that exist (a new last key is allowed)
+      components.building.types.harbor.modifies.ship_bonus: 2
+    add:                                 # new entries (their path must not exist yet)
+      components.building.types.tavern: {cost: 3, vp: 1, label: Tavern}
+    remove:                              # entries to take out
+      - components.role_card.types.prospector_2
+
+Paths are the definition's own keys joined by dots (`tables.x.value.by_players.2`). Overlays stack: each
+applies to the result of the ones before it. Every problem is located in the overlay that caused it: a path
+that does not exist gets a did-you-mean, and the merged game is checked against the schema and compiled
+like any other, so a value an overlay sets that breaks a rule is reported at the overlay's line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .loader import Document, load_yaml
+from .problems import DefinitionError, Problem, close_matches, did_you_mean
+
+OPS = ("set", "add", "remove")
+
+
+def read_overlay(path) -> Document:
+    from .schema import validate_document
+    doc = load_yaml(Path(path), lenient=True)
+    problems = list(doc.problems) + validate_document(doc, "overlay")
+    if problems:
+        raise DefinitionError(problems)
+    return doc
+
+
+def overlay_base(path) -> str | None:
+    """The `base` an overlay file names (None when it is not an overlay)."""
+    try:
+        doc = load_yaml(Path(path), lenient=True)
+    except DefinitionError:
+        return None
+    head = doc.data.get("overlay") if isinstance(doc.data, dict) else None
+    return head.get("base") if isinstance(head, dict) else None
+
+
+def split_path(text) -> list:
+    return [p for p in str(text).split(".")]
+
+
+def _step(node, element):
+    """The key of `node` that the path element names (int keys and list indices from digits)."""
+    if isinstance(node, dict):
+        if element in node:
+            return element
+        if element.lstrip("-").isdigit() and int(element) in node:
+            return int(element)
+        return None
+    if isinstance(node, list) and element.isdigit() and int(element) < len(node):
+        return int(element)
+    return None
+
+
+def _new_key(node, element):
+    return int(element) if isinstance(node, dict) and element.isdigit() and all(
+        isinstance(k, int) for k in node) and node else element
+
+
+def apply_overlays(d, files):
+    """Apply overlay files in order to definition `d` (problems go to d.problems)."""
+    for f in files:
+        try:
+            doc = read_overlay(f)
+        except DefinitionError as ex:
+            d.problems.extend(ex.problems)
+            continue
+        head = doc.data.get("overlay") or {}
+        base = head.get("base")
+        game_id = (d["game"] or {}).get("id") if isinstance(d["game"], dict) else None
+        if base not in (d.root.name, game_id):
+            d.problems.append(Problem(f"this overlay is for '{base}', not for '{d.root.name}'",
+                                      doc.where(("overlay", "base"))))
+            continue
+        d.overlays.append(doc)
+        for path_text, value in (doc.data.get("set") or {}).items():
+            _set(d, doc, path_text, value, adding=False)
+        for path_text, value in (doc.data.get("add") or {}).items():
+            _set(d, doc, path_text, value, adding=True)
+        for i, path_text in enumerate(doc.data.get("remove") or []):
+            _remove(d, doc, path_text, i)
+    if d.overlays:
+        _check_merged(d)
+
+
+def _walk_to_parent(d, doc, op_path, path_text):
+    """(parent node, real path of the parent, last element) or None after recording a problem."""
+    parts = split_path(path_text)
+    if parts[0] not in d.sections:
+        d.problems.append(Problem(f"unknown section '{parts[0]}'", doc.key_where(op_path),
+                                  did_you_mean(parts[0], d.sections)))
+        return None
+    node = d.sections
+    real = []
+    for element in parts[:-1]:
+        key = _step(node, element)
+        if key is None:
+            keys = list(node) if isinstance(node, dict) else []
+            d.problems.append(Problem(f"'{'.'.join(real + [element])}' does not exist in the base game",
+                                      doc.key_where(op_path), did_you_mean(element, [str(k) for k in keys])))
+            return None
+        real.append(key)
+        node = node[key]
+        if node is None:
+            d.problems.append(Problem(f"'{'.'.join(map(str, real))}' is empty in the base game",
+                                      doc.key_where(op_path)))
+            return None
+    if not isinstance(node, (dict, list)):
+        d.problems.append(Problem(f"'{'.'.join(map(str, real))}' is a value, not a mapping", doc.key_where(op_path)))
+        return None
+    return node, tuple(real), parts[-1]
+
+
+def _set(d, doc, path_text, value, adding):
+    op = "add" if adding else "set"
+    op_path = (op, path_text)
+    hit = _walk_to_parent(d, doc, op_path, path_text)
+    if hit is None:
+        return
+    parent, real, last = hit
+    key = _step(parent, last)
+    if adding and key is not None:
+        d.problems.append(Problem(f"'{path_text}' already exists in the base game: use set to change it",
+                                  doc.key_where(op_path)))
+        return
+    if not adding and key is None:
+        close = close_matches(last, [str(k) for k in parent]) if isinstance(parent, dict) else []
+        if close or isinstance(parent, list) or _is_id_map(real):
+            # A new entry is written with add; a new key next to a similar one is most likely a typo.
+            d.problems.append(Problem(f"'{path_text}' does not exist in the base game (add creates new "
+                                      f"entries)", doc.key_where(op_path),
+                                      did_you_mean(last, [str(k) for k in parent]) if isinstance(parent, dict)
+                                      else None))
+            return
+    if key is None:
+        key = _new_key(parent, last)
+    if isinstance(parent, list):
+        parent[key] = value
+    else:
+        parent[key] = value
+    d._origin[real + (key,)] = (doc, op_path)
+    if len(real) == 0:
+        d._origin[(key,)] = (doc, op_path)
+
+
+def _is_id_map(real) -> bool:
+    """Is this place a map of ids (where new entries are added, never set)?"""
+    from .model import ID_MAPS, SCOPED
+    n = len(real)
+    return ((n == 1 and real[0] in ID_MAPS) or (n == 2 and real[0] in SCOPED)
+            or (n == 3 and real[0] == "components" and real[2] in ("types", "fields", "properties"))
+            or (n == 3 and real[0] == "steps" and real[2] == "actions"))
+
+
+def _remove(d, doc, path_text, i):
+    op_path = ("remove", i)
+    hit = _walk_to_parent(d, doc, op_path, path_text)
+    if hit is None:
+        return
+    parent, real, last = hit
+    key = _step(parent, last)
+    if key is None:
+        d.problems.append(Problem(f"'{path_text}' does not exist in the base game", doc.where(op_path),
+                                  did_you_mean(last, [str(k) for k in parent]) if isinstance(parent, dict) else None))
+        return
+    del parent[key]
+
+
+class _MergedView:
+    """The merged sections as a document for the schema check, locating through the definition."""
+
+    def __init__(self, d):
+        self.d = d
+        self.data = {k: v for k, v in d.sections.items() if v not in (None, {}) and
+                     not (k in ("vars", "zones") and not any(v.values()))}
+        self.file = str(d.root)
+
+    def resolve(self, path):
+        return Document.resolve(self, path)
+
+    def where(self, path):
+        return self.d.where(tuple(path))
+
+    def key_where(self, path):
+        return self.d.key_where(tuple(path))
+
+
+def _check_merged(d):
+    from .schema import validate_document
+    seen = {str(p) for p in d.problems}
+    for p in validate_document(_MergedView(d)):
+        if str(p) not in seen:
+            seen.add(str(p))
+            d.problems.append(p)
+
+
+# ------------------------------------------------------------------ rules diff
+def diff(base, variant, prefix=()):
+    """[(path, old, new)] for every value that differs between two definitions' sections."""
+    out = []
+    if isinstance(base, dict) and isinstance(variant, dict):
+        for k in list(base) + [k for k in variant if k not in base]:
+            if k in ("label", "source", "provisional", "description", "note") and prefix:
+                continue
+            if k not in variant:
+                out.append((prefix + (k,), base[k], None))
+            elif k not in base:
+                out.append((prefix + (k,), None, variant[k]))
+            else:
+                out.extend(diff(base[k], variant[k], prefix + (k,)))
+        return out
+    if base != variant:
+        out.append((prefix, base, variant))
+    return out
