@@ -635,9 +635,15 @@ class Compiler:
             return [self._located(self.for_stmt(node, sc, where), node, where)]
         raise CompileError(f"unsupported statement ({kind})", node)
 
-    def _located(self, f, node, where):
+    @staticmethod
+    def _loc(where, node):
+        """The text naming a statement's place: `where` is a string or a function (line, col) -> str."""
         line = getattr(node.meta, "line", 1) if isinstance(node, Tree) else 1
-        loc = f"{where}, line {line}"
+        col = getattr(node.meta, "column", 1) if isinstance(node, Tree) else 1
+        return where(line, col) if callable(where) else f"{where}, line {line}"
+
+    def _located(self, f, node, where):
+        loc = self._loc(where, node)
 
         def run(s, e):
             try:
@@ -731,8 +737,7 @@ class Compiler:
                 branches.append((cx.f, self.suite(c.children[1], sc, where)))
             else:
                 otherwise = self.suite(c.children[0], sc, where)
-        line = getattr(node.meta, "line", 1)
-        loc = f"{where}, line {line}"
+        loc = self._loc(where, node)
 
         def run(s, e):
             try:

@@ -218,6 +218,10 @@ class FlowCompiler:
             body = self.node(raw["each_player"], path + ("each_player",), event)
             n.children = (body,)
             frm = self.expr(raw["from"], path + ("from",), event) if "from" in raw else (None, 2)
+            order = self.expr(raw["order"], path + ("order",), event) if "order" in raw else (None, 2)
+            if "order" in raw and "from" in raw:
+                w.error("each_player takes from (clockwise from a player) or order (a list), not both",
+                        path + ("order",))
             direction = raw.get("direction", "clockwise")
             if direction not in ("clockwise", "counterclockwise"):
                 w.error(f"direction must be clockwise or counterclockwise, not '{direction}'",
@@ -225,7 +229,7 @@ class FlowCompiler:
             mode = raw.get("until", "once")
             if mode not in ("once", "all_pass"):
                 w.error(f"each_player until must be 'once' or 'all_pass', not '{mode}'", path + ("until",))
-            n.extra = (frm, 1 if direction == "clockwise" else -1, mode, int(raw.get("max", DEFAULT_MAX)))
+            n.extra = (frm, 1 if direction == "clockwise" else -1, mode, int(raw.get("max", DEFAULT_MAX)), order)
             return self.add(n)
         w.error("a flow node needs one of: effect, step, call, if, repeat, each_player", path)
         return None
@@ -449,8 +453,33 @@ def _advance(game, s, log):
             fr[3] += 1
             push(s, node.children[0], fr[1], fr[2])
         else:  # EACH
-            (ff, fn_), direction, mode, limit = node.extra
+            (ff, fn_), direction, mode, limit, (of, on) = node.extra
             n = s.n
+            if of is not None:
+                # An explicit order (e.g. a turn-order track): the list is fixed when the loop starts.
+                if fr[4] is None:
+                    fr[4] = [p for p in of(s, [fr[1], fr[2]] + [None] * (on - 2))]
+                order = fr[4]
+                i = fr[3]
+                if mode == "once":
+                    if i >= len(order):
+                        s.flow.pop()
+                        continue
+                else:
+                    if i > 0:
+                        fr[6] = 0 if fr[5] else fr[6] + 1
+                        fr[5] = 0
+                        if fr[6] >= len(order):
+                            s.flow.pop()
+                            continue
+                    if i >= limit * max(1, len(order)):
+                        raise RuleError(f"each_player went around {limit} times (its max)", str(node.path))
+                if not order:
+                    s.flow.pop()
+                    continue
+                fr[3] = i + 1
+                push(s, node.children[0], order[i % len(order)], fr[2])
+                continue
             if fr[4] is None:
                 if ff is not None:
                     first = ff(s, [fr[1], fr[2]] + [None] * (fn_ - 2))

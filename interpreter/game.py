@@ -159,7 +159,7 @@ class Game:
 
     def _compile_pieces(self):
         w = self.world
-        self.piece_plan = []   # (type, count fn, zone index)
+        self.piece_plan = []   # (type, count fn, zone index or player-zone offset, per player?)
         for tname, cname in w.types.items():
             tdef = w.type_entries[tname]
             cls = w.classes[cname]
@@ -167,13 +167,17 @@ class Game:
             path = ("components", cname, "types", tname)
             if zone is None:
                 w.error(f"pieces of '{tname}' have no starting zone", path,
-                        f"give class {cname} (or the type) a 'zone:' naming a global zone")
+                        f"give class {cname} (or the type) a 'zone:' naming a zone")
                 continue
-            if zone not in w.gzones:
-                w.error(f"unknown global zone '{zone}'", path + ("zone",), did_you_mean(str(zone), w.gzones))
-                continue
-            self.piece_plan.append((tname, w.count_value(tdef.get("count", 1), path + ("count",)),
-                                    w.gzones[zone]))
+            count = w.count_value(tdef.get("count", 1), path + ("count",))
+            if zone in w.gzones:
+                self.piece_plan.append((tname, count, w.gzones[zone], False))
+            elif zone in w.pzones:
+                # A player zone: every player gets `count` pieces of this type (their own board).
+                self.piece_plan.append((tname, count, w.pzones[zone], True))
+            else:
+                w.error(f"unknown zone '{zone}'", path + ("zone",),
+                        did_you_mean(str(zone), list(w.gzones) + list(w.pzones)))
         self.field_init = []
         for fname, classes, fdef, is_map in w.field_defs:
             if is_map:
@@ -231,10 +235,11 @@ class Game:
         s.p = [[None] * len(lay.pvars) for _ in range(players)]
         s.zones = [[] for _ in range(lay.G + players * lay.PZ)]
         types = []
-        for tname, count, z in self.piece_plan:
-            for _ in range(count(players)):
-                s.zones[z].append(len(types))
-                types.append(tname)
+        for tname, count, z, per_player in self.piece_plan:
+            for zi in ([lay.G + pl * lay.PZ + z for pl in range(players)] if per_player else [z]):
+                for _ in range(count(players)):
+                    s.zones[zi].append(len(types))
+                    types.append(tname)
         s.types = types
         s.loc = [None] * len(types)
         for zi, zone in enumerate(s.zones):

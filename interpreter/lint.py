@@ -112,7 +112,7 @@ def unused_names(game):
         if ("option", name) not in reads:
             yield Finding("unused", "warning", f"option '{name}' is never read by a rule",
                           d.where(("options", name)))
-    start_zones = {z for _, _, z in game.piece_plan}
+    start_zones = {z for _, _, z, per_player in game.piece_plan if not per_player}
     for name, z in w.gzones.items():
         if ("zone", name) not in reads and z not in start_zones:
             yield Finding("unused", "warning", f"zone '{name}' is never used", d.where(("zones", "global", name)))
@@ -137,12 +137,13 @@ def unused_components(game):
         for s in _strings(tables):
             mentioned.update(WORD.findall(s))
     zone_names = {z: name for name, z in w.gzones.items()}
+    pzone_names = {z: name for name, z in w.pzones.items()}
     for tname, plan in ((p[0], p) for p in game.piece_plan):
         tdef = w.type_entries[tname]
         if tname in mentioned or tdef.get("modifies") or tdef.get("hooks"):
             continue
-        zname = zone_names.get(plan[2])
-        if zname is not None and ("zone", zname) in reads:
+        zname = (pzone_names if plan[3] else zone_names).get(plan[2])
+        if zname is not None and (("pzone" if plan[3] else "zone"), zname) in reads:
             continue
         cls = w.types[tname]
         yield Finding("unused-component", "warning",
@@ -224,7 +225,8 @@ def box_inventory(game):
         box = cls.get("box")
         if box is None:
             continue
-        totals = {n: sum(count(n) for t, count, z in game.piece_plan if w.types[t] == cname)
+        totals = {n: sum(count(n) * (n if per_player else 1) for t, count, z, per_player in game.piece_plan
+                         if w.types[t] == cname)
                   for n in game.player_counts}
         most = max(totals.values()) if totals else 0
         if most != box:

@@ -143,10 +143,14 @@ class Runner:
         if res.failures:
             return t
         # Empty the named zones first, so their pieces can be taken again for the listed contents.
-        start_zone = {tname: z for tname, _, z in g.piece_plan}
+        start_zone = {tname: (z, per_player) for tname, _, z, per_player in g.piece_plan}
         for z in named_zones:
             for x in list(t.zones[z]):
-                w.move(t, x, start_zone[t.types[x]], None)
+                home, per_player = start_zone[t.types[x]]
+                if per_player:  # back to its owner's own zone (or the first player's)
+                    owner = lay.zone_owner(z)
+                    home = lay.G + (owner or 0) * lay.PZ + home
+                w.move(t, x, home, None)
         for name, items in (given.get("zones") or {}).items():
             self.fill(t, w.gzones[name], items, set(named_zones), res, f"given.zones.{name}")
         for seat, pdef in (given.get("players") or {}).items():

@@ -163,6 +163,31 @@ def _is_active(c, a, node):
     return X(lambda s, e: w.is_active(s, f(s, e)), "bool")
 
 
+@fn("neighbors", 1)
+def _neighbors(c, a, node):
+    """neighbors(x): the pieces next to x on its board (its class declares `graph: {id, edges}`)."""
+    _want(a[0], ("piece",), "neighbors()", node)
+    f = a[0].f
+    w = c.w
+    return X(lambda s, e: w.neighbors(s, f(s, e)), "list:piece")
+
+
+@fn("region", 2)
+def _region(c, a, node):
+    """region(x, 'prop'): x and all pieces connected to it through neighbours with the same prop value."""
+    _want(a[0], ("piece",), "region()", node)
+    p = a[1]
+    if p.c is NOCONST or p.c not in c.w.props:
+        from .problems import did_you_mean
+        raise CompileError("region() takes a property name in quotes, e.g. region(x, 'color')", node,
+                           did_you_mean(str(p.c), c.w.props) if p.c is not NOCONST else None)
+    f = a[0].f
+    w = c.w
+    prop = p.c
+    c.w.reads.add(("prop", prop))
+    return X(lambda s, e: w.region(s, f(s, e), prop), "list:piece")
+
+
 @fn("next_player", 1, 2)
 def _next_player(c, a, node):
     """next_player(p, k=1): the player k seats clockwise from p."""
@@ -444,7 +469,25 @@ def _agg_list(coll, slot, el, cond, node):
     return X(f, "list:" + el.t)
 
 
+def _agg_sort_by(coll, slot, el, cond, node):
+    """sort_by(KEY for x in COLL if COND): the items x, ordered by KEY (ascending, stable)."""
+    it, ef = _iter(coll), el.f
+    cf = cond.f if cond is not None else None
+    et = elem_type(coll.t) or "any"
+
+    def f(s, e):
+        keyed = []
+        for v in it(s, e):
+            e[slot] = v
+            if cf is None or cf(s, e):
+                keyed.append((ef(s, e), len(keyed), v))
+        keyed.sort(key=lambda k: (k[0], k[1]))
+        return [k[2] for k in keyed]
+    return X(f, "list:" + et)
+
+
 AGGREGATES.update({
+    "sort_by": _agg_sort_by,
     "sum": _agg_sum, "count": _agg_count, "any": _agg_any, "all": _agg_all,
     "min": _agg_minmax(lambda a, b: a < b), "max": _agg_minmax(lambda a, b: a > b),
     "first": _agg_first, "list": _agg_list,

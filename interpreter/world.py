@@ -71,6 +71,7 @@ class World:
                                | set(self.kind_values) | set(self.types) | self.phases | set(self.end_triggers))
         self._check_namespace()
         self.compiler = Compiler(self)
+        self._graphs()
         self._params()
         self._active()
 
@@ -330,7 +331,10 @@ class World:
             self.error("expected statements (a string)", path)
             return None
         scope = scope or Scope(unit)
-        where = str(self.d.where(path) or ".".join(map(str, path)))
+        d = self.d
+
+        def where(line, col):
+            return str(d.locate(path, line, col) or ".".join(map(str, path)))
         try:
             return self.compiler.stmts(parse_stmts(text), scope, where)
         except DslSyntaxError as ex:
@@ -403,6 +407,56 @@ class World:
             for tname, c in self.types.items():
                 if c == cname:
                     self.type_active[tname] = x.f
+
+    def _graphs(self):
+        """Classes laid out as a graph: `graph: {id: PROP, edges: PROP}` (a space's number and the numbers
+        of its neighbours). `neighbors(x)` and `region(x, prop)` use them, within x's own zone."""
+        self.graph_adj = {}     # type -> (its id, frozenset of neighbour ids)
+        self.graph_id = {}      # type -> its id
+        for cname, cls in self.classes.items():
+            g = cls.get("graph")
+            if not isinstance(g, dict):
+                continue
+            idp, edp = g.get("id"), g.get("edges")
+            for key, prop in (("id", idp), ("edges", edp)):
+                if prop not in self.props:
+                    self.error(f"graph {key} must name a property of class {cname}", ("components", cname, "graph", key),
+                               did_you_mean(str(prop), self.props))
+                    return
+            for tname, c in self.types.items():
+                if c == cname:
+                    edges = self.props[edp].get(tname) or []
+                    if not isinstance(edges, list):
+                        self.error(f"type '{tname}': '{edp}' must be a list of {idp} values",
+                                   ("components", cname, "types", tname, edp))
+                        edges = []
+                    self.graph_id[tname] = self.props[idp].get(tname)
+                    self.graph_adj[tname] = frozenset(edges)
+
+    def neighbors(self, s, x):
+        """The pieces of x's zone whose graph id is one of x's edges."""
+        adj = self.graph_adj.get(s.types[x])
+        if adj is None:
+            raise RuleError(f"neighbors(): {s.types[x]} is not laid out as a graph (its class has no graph:)")
+        gid = self.graph_id
+        types = s.types
+        return [y for y in s.zones[s.loc[x]] if gid.get(types[y]) in adj]
+
+    def region(self, s, x, prop):
+        """x and every piece connected to it through neighbours with the same value of `prop`."""
+        table = self.props[prop]
+        want = table.get(s.types[x])
+        seen = {x}
+        todo = [x]
+        out = [x]
+        while todo:
+            y = todo.pop()
+            for z in self.neighbors(s, y):
+                if z not in seen and table.get(s.types[z]) == want:
+                    seen.add(z)
+                    todo.append(z)
+                    out.append(z)
+        return sorted(out)
 
     def is_active(self, s, x):
         act = self.type_active.get(s.types[x])
