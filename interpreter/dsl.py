@@ -44,8 +44,14 @@ def _no_keyword(tok):
 @lru_cache(maxsize=1)
 def parser() -> Lark:
     text = (data_dir("grammar") / "dsl.lark").read_text(encoding="utf-8")
-    return Lark(text, parser="lalr", start=["start_expr", "start_stmts"], postlex=_Indent(),
-                propagate_positions=True, maybe_placeholders=False, lexer_callbacks={"NAME": _no_keyword})
+    options = dict(parser="lalr", start=["start_expr", "start_stmts"], postlex=_Indent(),
+                   propagate_positions=True, maybe_placeholders=False, lexer_callbacks={"NAME": _no_keyword})
+    try:
+        # Lark keeps the built tables in a temporary file keyed by the grammar's hash: loading a game
+        # then costs a few milliseconds instead of building the LALR tables again.
+        return Lark(text, cache=True, **options)
+    except OSError:
+        return Lark(text, **options)
 
 
 _TOKEN_WORDS = {
