@@ -22,9 +22,11 @@ of the example (`when`) and checks what the rulebook says must follow (`then`), 
 
 `given` keys: `vars` (global vars), `players` (per seat: `vars`, `zones`), `zones` (global zones), `start`
 (`{phase: ID, player: N}` or `{step: ID, player: N}`; without it the game's own flow goes on from its first
-decision). A zone listed in `given` holds exactly the listed pieces afterwards: each item is a type (or
-`{type: {field: value}}`), taken from wherever a piece of that type lies outside the zones `given` names;
-pieces that were there go back to their class's starting zone.
+decision). A zone listed in `given` starts with exactly the listed pieces, in order: each item is a type (or
+`{type: {field: value}}`; a map field changes only the keys given), a piece of that type already in the zone
+if there is one, else from anywhere. Pieces that were there go back to their class's starting zone (so a
+starting zone keeps its unlisted pieces after the listed ones). Action names and argument names in `when`,
+`legal` and `not_legal` are checked: a misspelt one is a scenario mistake, not a silent pass.
 
 `when` items: an action id (`name(arg=value,...)`; a value may be a piece id, a type name, a kind value, or
 `pN`), `{illegal: ID}` (the action must be refused), or `{then: {...}}` (checks in the middle).
@@ -46,6 +48,10 @@ from .loader import load_yaml
 from .problems import DefinitionError, Problem, did_you_mean
 
 ID = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$")
+
+
+class ScenarioError(Exception):
+    """A mistake in the scenario itself (an action name that the game does not have)."""
 
 
 class ScenarioResult:
@@ -110,6 +116,8 @@ class Runner:
                 if s is None:
                     return res
             self.then(s, entry.get("then") or {}, res, "then")
+        except ScenarioError as ex:
+            res.failures.append(f"scenario mistake: {ex}")
         except (RuleError, IllegalAction, ValueError, KeyError, TypeError) as ex:
             res.failures.append(f"{type(ex).__name__}: {ex}")
         return res
@@ -151,12 +159,13 @@ class Runner:
                     owner = lay.zone_owner(z)
                     home = lay.G + (owner or 0) * lay.PZ + home
                 w.move(t, x, home, None)
+        claimed: set = set()
         for name, items in (given.get("zones") or {}).items():
-            self.fill(t, w.gzones[name], items, set(named_zones), res, f"given.zones.{name}")
+            self.fill(t, w.gzones[name], items, claimed, res, f"given.zones.{name}")
         for seat, pdef in (given.get("players") or {}).items():
             pl = self.seat(seat, s.n, res)
             for name, items in ((pdef or {}).get("zones") or {}).items():
-                self.fill(t, lay.zone_index(name, pl), items, set(named_zones), res,
+                self.fill(t, lay.zone_index(name, pl), items, claimed, res,
                           f"given.players.{seat}.zones.{name}")
             for name, value in ((pdef or {}).get("vars") or {}).items():
                 if name not in w.pvars:
@@ -228,7 +237,9 @@ class Runner:
             return new
         return value
 
-    def fill(self, t, z, items, named, res, what):
+    def fill(self, t, z, items, claimed, res, what):
+        """Put the listed pieces into zone z, in order, with their fields; `claimed` are pieces that
+        earlier lists of this `given` already placed."""
         w = self.game.world
         for i, item in enumerate(items or []):
             fields = {}
@@ -240,13 +251,15 @@ class Runner:
             if tname not in w.types:
                 res.failures.append(f"{what}[{i}]: unknown component type '{tname}'" + _hint(tname, w.types))
                 continue
-            x = next((x for x in range(len(t.types))
-                      if t.types[x] == tname and t.loc[x] not in named), None)
+            # Prefer a piece already in the zone (a zone where its pieces start lists them in place).
+            candidates = [x for x in range(len(t.types)) if t.types[x] == tname and x not in claimed]
+            x = next((x for x in candidates if t.loc[x] == z), candidates[0] if candidates else None)
             if x is None:
                 res.failures.append(f"{what}[{i}]: no piece of type '{tname}' is left to place")
                 continue
+            claimed.add(x)
             try:
-                w.move(t, x, z, None)
+                w.move(t, x, z, len([y for y in t.zones[z] if y in claimed and y != x]))
             except RuleError as ex:
                 res.failures.append(f"{what}[{i}]: {ex.message}")
                 continue
@@ -254,7 +267,14 @@ class Runner:
                 if f not in w.fields:
                     res.failures.append(f"{what}[{i}]: unknown field '{f}'" + _hint(f, w.fields))
                     continue
-                t.fields[w.fields[f][0]][x] = v
+                col = w.fields[f][0]
+                old = t.fields[col][x]
+                if isinstance(old, dict):  # a map field: the listed keys change, the others stay
+                    if not isinstance(v, dict) or set(v) - set(old):
+                        res.failures.append(f"{what}[{i}]: field {f} is a map with keys {', '.join(old)}")
+                        continue
+                    v = {**old, **v}
+                t.fields[col][x] = v
 
     # ------------------------------------------------------------------ when
     def when(self, s, step, i, res):
@@ -301,12 +321,20 @@ class Runner:
         if not m:
             raise IllegalAction(f"'{text}' is not an action id")
         name, argtext = m.group(1), m.group(2) or ""
+        known = {a.name: [p[0] for p in a.params] for st in g.steps.values() for a in st.actions}
+        known.setdefault("pass", [])
+        if name not in known:
+            raise ScenarioError(f"'{name}' is no action of this game" + _hint(name, known))
         want = {}
         for part in filter(None, (x.strip() for x in argtext.split(","))):
             if "=" not in part:
                 raise IllegalAction(f"'{text}': write arguments as name=value")
             k, v = (y.strip() for y in part.split("=", 1))
             want[k] = v
+        unknown = set(want) - set(known[name])
+        if unknown:
+            raise ScenarioError(f"action {name} has no argument {', '.join(sorted(unknown))} "
+                                f"(its arguments: {', '.join(known[name]) or 'none'})")
         for a in acts:
             if a["action"] != name or set(a["args"]) != set(want):
                 continue

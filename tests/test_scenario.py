@@ -1,5 +1,6 @@
 """Scenarios: a rulebook's worked examples written as given / when / then, run against the rules."""
 
+import functools
 import textwrap
 
 import pytest
@@ -13,10 +14,15 @@ from conftest import ROOT, game_dirs
 SHIPPED = [(d, name) for d in game_dirs() for name, _, _ in load_scenarios(scenario_files(d))]
 
 
+@functools.lru_cache(maxsize=None)
+def results(game_dir):
+    """Every scenario of a game, run once (a test per scenario reads its result)."""
+    return {r.name: r for r in run_game_scenarios(load_game(game_dir), game_dir)}
+
+
 @pytest.mark.parametrize("game_dir,name", SHIPPED, ids=[f"{d.name}:{n}" for d, n in SHIPPED])
 def test_every_shipped_scenario_passes(game_dir, name):
-    game = load_game(game_dir)
-    (result,) = [r for r in run_game_scenarios(game, game_dir) if r.name == name]
+    result = results(game_dir)[name]
     assert result.passed, "\n".join(result.failures + result.trace)
 
 
