@@ -51,3 +51,25 @@ def test_cli_exit_codes_and_json(capsys):
     assert set(data["coverage"]) >= {"actions", "hooks", "phases", "modifiers", "end_triggers"}
     assert main(["verify", "no_such_game"]) == 2
     assert main(["verify", str(ROOT / "tests/fixtures/lint_planted"), "--games", "1"]) == 0
+
+
+def test_a_broken_copy_of_puerto_rico_fails_the_matching_worked_example(tmp_path):
+    """The harbor's +1 VP removed: the rulebook's harbor + wharf example must fail, readably."""
+    import shutil
+
+    game = tmp_path / "puerto_rico"
+    shutil.copytree(ROOT / "gamedefs/puerto_rico", game)
+    comp = game / "components.yaml"
+    text = comp.read_text(encoding="utf-8")
+    assert "modifies: {ship_bonus: 1}" in text
+    comp.write_text(text.replace("modifies: {ship_bonus: 1}", "modifies: {ship_bonus: 0}"), encoding="utf-8")
+    rep = verify(game, games=0)
+    failed = {r.name: r for r in rep.scenarios if not r.passed}
+    assert "harbor_and_wharf_example" in failed
+    r = failed["harbor_and_wharf_example"]
+    assert any("expected" in f and "got" in f for f in r.failures), r.failures
+    assert r.trace, "the trace of the actions is shown"
+    text = report_text(rep)
+    assert "FAIL harbor_and_wharf_example" in text and "result: FAIL" in text
+    # every other worked example still passes: the failure points at the harbor
+    assert all("harbor" in name or "wharf" in name for name in failed), sorted(failed)
