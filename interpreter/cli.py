@@ -1,6 +1,8 @@
 """The `meeple` command line. The only module of the package that prints or exits.
 
-Commands: validate, play, simulate, replay, bench, schema (`meeple COMMAND --help` for each).
+Commands: validate, play, simulate, replay, bench, verify, diff, compare, schema (`meeple COMMAND --help` for
+each). Every command that loads a game takes `--variant FILE` (repeatable): overlay files (variants and house
+rules) applied to the game in order.
 Exit codes: 0 ok; 1 failures (definition errors, an illegal action, games that raised); 2 usage or I/O
 errors. `main(argv)` returns the code instead of exiting, so that tests can call it.
 """
@@ -121,20 +123,44 @@ def is_input_error(exc: Exception) -> bool:
     return input_error is not None and isinstance(exc, input_error)
 
 
-def load(ref: str, loader=None):
-    """Load a game for a command (with `loader`, default load_game); a broken definition is reported
-    on stderr and ends in Failure."""
+def variant_files(paths: list[str] | None) -> list[str]:
+    """The overlay files of `--variant` (repeatable), each an existing file (UsageError otherwise)."""
+    files = list(paths or [])
+    for f in files:
+        if not Path(f).is_file():
+            raise UsageError(f"--variant {f}: no such file" + ("" if not Path(f).exists() else " (a directory)"))
+    return files
+
+
+def load(ref: str, loader=None, variant: list[str] | None = None):
+    """Load a game for a command (with `loader`, default load_game), with the overlay files `variant`
+    applied; a broken definition or overlay is reported on stderr and ends in Failure."""
     game_module, DefinitionError = engine()
     target = resolve_game(ref)
+    files = variant_files(variant)
     try:
+        if files:
+            return (loader or game_module.load_game)(target, variant=files)
         return (loader or game_module.load_game)(target)
     except DefinitionError as exc:
         for problem in exc.problems:
             err(str(problem))
         if is_input_error(exc):
-            raise UsageError(f"cannot read the game {ref}") from None
-        err(f"{PROG}: {ref}: {len(exc.problems)} problem(s) in the definition; see `{PROG} validate`")
+            raise UsageError(f"cannot read the game {ref}" + (" or its variant" if files else "")) from None
+        if files:
+            err(f"{PROG}: {ref} with {', '.join(files)}: {len(exc.problems)} problem(s); see "
+                f"`{PROG} validate {ref} --variant FILE`")
+        else:
+            err(f"{PROG}: {ref}: {len(exc.problems)} problem(s) in the definition; see `{PROG} validate`")
         raise Failure() from None
+
+
+def title(game, lang: str = "en") -> str:
+    """The game's name, with the labels of the overlays applied to it ("Game + House rule")."""
+    from .diff import overlay_info
+
+    labels = [o["label"] for o in overlay_info(getattr(game, "definition", None), lang)]
+    return " + ".join([text(game.name, lang)] + labels)
 
 
 def fault(exc: Exception) -> str:
@@ -255,7 +281,11 @@ def cmd_validate(args) -> int:
             status = max(status, 2)
             continue
         try:
-            game = game_module.load_game(target)
+            game = game_module.load_game(target, variant=variant_files(args.variant))
+        except UsageError as exc:
+            err(f"{PROG}: error: {exc}")
+            status = max(status, 2)
+            continue
         except DefinitionError as exc:
             for problem in exc.problems:
                 out(str(problem))
@@ -279,7 +309,7 @@ def cmd_validate(args) -> int:
         for warning in getattr(game, "warnings", None) or []:
             out(str(warning))
         counts = ", ".join(map(str, getattr(game, "player_counts", []) or []))
-        out(f"{ref}: ok: {text(game.name)} ({game.id}), {counts} players")
+        out(f"{ref}: ok: {title(game)} ({game.id}), {counts} players")
     return status
 
 
@@ -405,7 +435,7 @@ def write_record(path: str | None, actions: list[str]) -> None:
 
 
 def cmd_play(args) -> int:
-    game = load(args.game)
+    game = load(args.game, variant=args.variant)
     players = check_players(game, args.players)
     options = parse_options(game, args.option)
     kinds = parse_seats(args.seat, players, args.bot)
@@ -417,7 +447,7 @@ def cmd_play(args) -> int:
     setup_log: list = []
     state = new_game(game, players, seed, options, setup_log)
     seats = ", ".join(f"{person(s)} {k}" for s, k in enumerate(kinds))
-    out(f"{text(game.name, lang)}: {players} players, seed {seed} ({seats})")
+    out(f"{title(game, lang)}: {players} players, seed {seed} ({seats})")
     if narrate:
         print_log(setup_log, lang)
     record: list[str] = []
@@ -469,7 +499,7 @@ def cmd_play(args) -> int:
 def cmd_simulate(args) -> int:
     from .simulate import simulate
 
-    game = load(args.game)
+    game = load(args.game, variant=args.variant)
     players = check_players(game, args.players)
     options = parse_options(game, args.option)
     if args.games < 1:
@@ -495,7 +525,7 @@ def cmd_simulate(args) -> int:
     last = args.seed + args.games - 1
     who = f"bot {bots}" if isinstance(bots, str) else "bots " + ", ".join(
         f"{person(seat)} {kind}" for seat, kind in enumerate(bots))
-    out(f"{text(game.name)}: {players} players, {args.games} games (seeds {args.seed}..{last}), {who}")
+    out(f"{title(game)}: {players} players, {args.games} games (seeds {args.seed}..{last}), {who}")
     out(f"completed: {summary['completed']}/{args.games} in {summary['seconds']:.2f} s")
     d = summary["decisions"]
     out(f"decisions per game: mean {d['mean']:.1f}, min {d['min']}, max {d['max']}")
@@ -536,7 +566,7 @@ def read_actions(path: str) -> list:
 
 def cmd_replay(args) -> int:
     game_module, _ = engine()
-    game = load(args.game)
+    game = load(args.game, variant=args.variant)
     players = check_players(game, args.players)
     options = parse_options(game, args.option)
     actions = read_actions(args.actions)
@@ -591,7 +621,7 @@ def cmd_replay(args) -> int:
 def cmd_bench(args) -> int:
     from .bench import bench_game, load as timed_load
 
-    game, load_ms = load(args.game, loader=timed_load)
+    game, load_ms = load(args.game, loader=timed_load, variant=args.variant)
     players = check_players(game, args.players)
     options = parse_options(game, args.option)
     if args.games < 1:
@@ -602,7 +632,7 @@ def cmd_bench(args) -> int:
         out(json.dumps(figures, indent=2))
         return 0
     last = args.seed + args.games - 1
-    out(f"{text(game.name)}: {players} players, {args.games} random games (seeds {args.seed}..{last})")
+    out(f"{title(game)}: {players} players, {args.games} random games (seeds {args.seed}..{last})")
     out(f"  load + compile      {load_ms:10.1f} ms")
     out(f"  decisions           {figures['decisions']:10d}   ({figures['decisions_per_game']:.1f} per game)")
     out(f"  time                {figures['seconds']:10.3f} s")
@@ -646,8 +676,7 @@ def cmd_verify(args) -> int:
     target = resolve_game(args.game)
     if args.games < 0:
         raise UsageError("--games must be 0 or more")
-    if args.variant:
-        raise UsageError("--variant: overlays are not supported yet")
+    variant = variant_files(args.variant)
     game_module, DefinitionError = engine()
     bar = None
     progress = None
@@ -655,7 +684,7 @@ def cmd_verify(args) -> int:
         from tqdm import tqdm
 
         try:
-            counts = game_module.load_game(target).player_counts
+            counts = game_module.load_game(target, variant=variant).player_counts
         except DefinitionError:
             counts = []
         total = args.games * len([n for n in counts if not args.players or n in args.players])
@@ -664,7 +693,7 @@ def cmd_verify(args) -> int:
     try:
         try:
             rep = verify(target, games=args.games, seed=args.seed, progress=progress,
-                         players=set(args.players) if args.players else None)
+                         players=set(args.players) if args.players else None, variant=variant or None)
         except DefinitionError as exc:  # the game directory cannot be read at all
             for problem in exc.problems:
                 err(str(problem))
@@ -677,6 +706,80 @@ def cmd_verify(args) -> int:
     else:
         out(report_text(rep, verbose=args.verbose))
     return 0 if rep.ok else 1
+
+
+# ------------------------------------------------------------------------------------------------ diff
+
+def cmd_diff(args) -> int:
+    from .diff import diff_text, rules_diff
+
+    base = load(args.game)
+    variant = load(args.game, variant=args.variant)
+    report = rules_diff(base.definition, variant.definition, lang=args.lang)
+    if args.json:
+        out(json.dumps(report, indent=2, ensure_ascii=False))
+    else:
+        out(diff_text(report))
+    return 0
+
+
+# --------------------------------------------------------------------------------------------- compare
+
+PLOT_INSTALL = "pip install 'meeple[plot]', or pip install matplotlib"
+
+
+def cmd_compare(args) -> int:
+    from importlib.util import find_spec
+
+    from .compare import compare, compare_text, plot
+
+    if args.plot and find_spec("matplotlib") is None:
+        raise UsageError(f"--plot needs matplotlib, the optional extra `plot`: {PLOT_INSTALL}")
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    base = load(args.game)
+    variant = load(args.game, variant=args.variant)
+    for game, side in ((base, "the base game"), (variant, "the variant")):
+        counts = list(getattr(game, "player_counts", []) or [])
+        if counts and args.players not in counts:
+            raise UsageError(f"--players {args.players}: {side} takes {', '.join(map(str, counts))} players")
+    options = parse_options(variant, args.option)
+    for name in options or {}:
+        if name not in (base.options or {}):
+            raise UsageError(f"--option {name}: the base game has no such option (only the variant has)")
+    kinds = parse_seats(args.seat, args.players, args.bot, allowed=tuple(BOTS))
+    bots = args.bot if all(k == args.bot for k in kinds) else kinds
+    base_label, variant_label = title(base), title(variant)
+    bar = None
+    progress = None
+    if sys.stderr.isatty() and not args.json:
+        from tqdm import tqdm
+
+        bar = tqdm(total=2 * args.games, unit="game", file=sys.stderr, leave=False)
+        progress = lambda: bar.update(1)  # noqa: E731
+    try:
+        result = compare(base, variant, args.players, args.games, seed=args.seed, bot=bots, options=options,
+                         progress=progress)
+    finally:
+        if bar is not None:
+            bar.close()
+    result["base_label"], result["variant_label"] = base_label, variant_label
+    result["variant_files"] = list(args.variant)
+    if args.plot:
+        try:
+            plot(result, args.plot, base_label=text(base.name), variant_label=variant_label)
+        except ImportError as exc:
+            raise UsageError(f"--plot needs matplotlib ({exc}): {PLOT_INSTALL}") from None
+        except OSError as exc:
+            raise UsageError(f"cannot write {args.plot}: {exc.strerror or exc}") from None
+    if args.json:
+        out(json.dumps(result, indent=2, ensure_ascii=False))
+    else:
+        out(compare_text(result, base_label, f"{variant_label} ({', '.join(args.variant)})"))
+        if args.plot:
+            out(f"plot written to {args.plot}")
+    errors = result["base"]["errors"] or result["variant"]["errors"]
+    return 1 if errors else 0
 
 
 def _version() -> str:
@@ -704,12 +807,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--debug", action="store_true", help="show Python tracebacks of internal errors")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    def game_args(p, seed_default: int | None = 1, seed_help: str = "the first seed (default: 1)"):
+    def game_args(p, seed_default: int | None = 1, seed_help: str = "the first seed (default: 1)",
+                  variant_required: bool = False):
         p.add_argument("game", metavar="GAME", help="a game name under gamedefs/ or a game directory")
         p.add_argument("--players", "-p", type=int, required=True, metavar="N", help="number of players")
         p.add_argument("--seed", "-s", type=int, default=seed_default, metavar="S", help=seed_help)
         p.add_argument("--option", "-o", action="append", metavar="NAME=VALUE",
                        help="a game option (repeatable); VALUE is read as YAML")
+        variant_arg(p, variant_required)
+
+    def variant_arg(p, required=False):
+        p.add_argument("--variant", action="append", metavar="FILE", required=required,
+                       help="an overlay file (a variant or house rule) applied to the game (repeatable: "
+                            "applied in order)")
 
     p = sub.add_parser(
         "validate", help="check game definitions and print every problem",
@@ -717,6 +827,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "under gamedefs/) and print every problem as file:line:col: error: message. "
                     "Exit 0 if all are valid, 1 if a definition has errors, 2 for a missing path.")
     p.add_argument("paths", nargs="+", metavar="PATH", help="a game directory, a file in one, or a game name")
+    variant_arg(p)
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser(
@@ -787,10 +898,48 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", "-s", type=int, default=1, metavar="S", help="the first seed (default: 1)")
     p.add_argument("--players", "-p", type=int, action="append", metavar="N",
                    help="only this player count (repeatable; default: every supported count)")
-    p.add_argument("--variant", action="append", metavar="FILE", help="an overlay file (not supported yet)")
+    variant_arg(p)
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--verbose", "-v", action="store_true", help="also list passing scenarios and notes")
     p.set_defaults(func=cmd_verify)
+
+    p = sub.add_parser(
+        "diff", help="list what a variant or house rule changes, in rule terms",
+        description="Load GAME with and without the overlay files of --variant and list what they change, "
+                    "grouped: the player counts; setup values (tables, per-player-count entries, options, "
+                    "vars, the setup); components added, removed or changed (counts, costs, modifiers); "
+                    "rules and effects (the flow, phases, steps and actions, hooks, definitions); scoring "
+                    "and the end. Each line names the thing by its label, e.g. `building Tavern: cost 3 → "
+                    "2`, `table start_coins: 2 players: 3 (new)`, `component type cart removed`, `flow "
+                    "changed` (with its outline before and after), and changed rule texts show their "
+                    "changed lines. Changes of comments, labels and sources only are left out. A broken "
+                    "overlay (a path that does not exist, a value that breaks the schema or a rule) is "
+                    "reported as file:line:col errors; exit 1.")
+    p.add_argument("game", metavar="GAME", help="a game name under gamedefs/ or a game directory")
+    variant_arg(p, required=True)
+    p.add_argument("--lang", choices=("en", "zh"), default="en", help="language of the labels")
+    p.add_argument("--json", action="store_true", help="print the changes as JSON (old and new values, paths)")
+    p.set_defaults(func=cmd_diff)
+
+    p = sub.add_parser(
+        "compare", help="play a game and a variant on the same seeds and compare their balance",
+        description="Play K bot games of GAME and K of GAME with the overlay files of --variant, seeded "
+                    "S..S+K-1 on both sides with the same bots, and print side by side: each seat's win rate "
+                    "(a shared win is split) with its Wilson 95% interval, the game length in decisions, "
+                    "the score spread (highest minus lowest) and the winning margin (mean ± standard "
+                    "deviation, median, range), the mean score by seat and the end reasons "
+                    "(outcome()['ends']); the change column gives 95% intervals (Newcombe for win rates, "
+                    "normal for means). --plot FILE.png draws the same figures; it needs matplotlib, the "
+                    f"optional extra `plot` ({PLOT_INSTALL}), and exits 2 without it. Exit 1 if a game "
+                    "raised (listed with its seed).")
+    game_args(p, variant_required=True)
+    p.add_argument("--games", "-k", "-n", type=int, required=True, metavar="K", help="games on each side")
+    p.add_argument("--bot", choices=sorted(BOTS), default="random", help="the bot of every seat")
+    p.add_argument("--seat", action="append", metavar="SEAT=BOT",
+                   help=f"another bot at one seat (repeatable), BOT one of {', '.join(BOTS)}; e.g. 1=greedy")
+    p.add_argument("--plot", metavar="FILE.png", help="also draw the comparison as a PNG (needs matplotlib)")
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser(
         "schema", help="print or export the JSON Schema of definition files",
@@ -836,3 +985,7 @@ def main(argv: list[str] | None = None) -> int:
         err(f"{PROG} {args.command}: {fault(exc)}: {exc}")
         err("(run with --debug for the Python traceback)")
         return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

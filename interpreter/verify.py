@@ -228,7 +228,10 @@ def report_text(rep: Report, verbose: bool = False) -> str:
         lines.append(f"scenarios: {passed}/{len(rep.scenarios)} passed")
         for r in rep.scenarios:
             if not r.passed:
-                lines.append(f"  FAIL {r.name}" + (f" ({r.source})" if r.source else ""))
+                src = " ".join(str(r.source).split()) if r.source else ""
+                if len(src) > 110:
+                    src = src[:107] + "..."
+                lines.append(f"  FAIL {r.name}" + (f" ({src})" if src else ""))
                 lines.extend("    " + f for f in r.failures)
                 if r.trace:
                     lines.append("    trace:")
@@ -242,7 +245,9 @@ def report_text(rep: Report, verbose: bool = False) -> str:
     lines.append(f"lint: {len(errors)} error(s), {len(warnings)} warning(s), {len(infos)} note(s)")
     for f in errors + warnings + (infos if verbose else []):
         lines.append("  " + str(f))
-    if rep.play:
+    if rep.play and not any(v["games"] for v in rep.play.values()):
+        lines.append("random play: skipped (--games 0)")
+    elif rep.play:
         total = sum(v["games"] for v in rep.play.values())
         done = sum(v["completed"] for v in rep.play.values())
         lines.append(f"random play: {done}/{total} games completed, {len(rep.violations)} violation(s)")
@@ -255,7 +260,7 @@ def report_text(rep: Report, verbose: bool = False) -> str:
             lines.append("  VIOLATION " + x)
         if len(rep.violations) > 30:
             lines.append(f"  ... and {len(rep.violations) - 30} more")
-    if rep.coverage:
+    if rep.coverage and rep.coverage.get("games"):
         cov = rep.coverage
         kinds = ("actions", "hooks", "phases", "modifiers", "abilities", "scoring_items", "end_triggers")
         parts = [f"{k.replace('_', ' ')} {cov[k]['fired']}/{cov[k]['total']}" for k in kinds]
