@@ -40,7 +40,7 @@ class Action:
     """One action of a step: parameters with their domains, a condition, an effect and a label."""
 
     __slots__ = ("name", "step", "params", "cond", "effect", "nslots", "label", "is_pass", "cond_text",
-                 "path", "sig_cols")
+                 "path", "sig_cols", "piece_params")
 
 
 class Step:
@@ -258,7 +258,7 @@ class FlowCompiler:
             p = Action()
             p.name, p.step, p.params, p.cond, p.effect, p.nslots = "pass", sid, [], None, None, 2
             p.label = {"en": [("pass", None, None)], "zh": [("放弃", None, None)]}
-            p.is_pass, p.cond_text, p.path, p.sig_cols = True, None, path, {}
+            p.is_pass, p.cond_text, p.path, p.sig_cols, p.piece_params = True, None, path, {}, []
             st.pass_action = p
         return st
 
@@ -272,6 +272,7 @@ class FlowCompiler:
         u.effects = False  # choices and conditions only look; the effect may change the state
         sc = Scope(u)
         a.params = []
+        a.piece_params = []
         for pname, dom in (raw.get("choose") or {}).items():
             distinct = False
             if isinstance(dom, dict):
@@ -286,6 +287,8 @@ class FlowCompiler:
                 w.error(f"a choice ranges over a zone or a list, not a {x.t}", path + ("choose", pname))
                 continue
             slot = sc.bind(str(pname), et)
+            if et == "piece":
+                a.piece_params.append(len(a.params))
             dom_f = x.f
             if x.t == "zone":
                 zf = dom_f

@@ -410,8 +410,12 @@ class Game:
             who_en = f"Player {player + 1}" if player is not None else "Game"
             who_zh = f"玩家{player + 1}" if player is not None else "游戏"
             log.append({"player": player, "en": f"{who_en}: {lab['en']}", "zh": f"{who_zh}：{lab['zh']}"})
+        fired = self.fired
         key = ("action", act.step, act.name)
-        self.fired[key] = self.fired.get(key, 0) + 1
+        fired[key] = fired.get(key, 0) + 1
+        for i in act.piece_params:  # a piece chosen by a player: its component is in play
+            key = ("component", s.types[vals[i]])
+            fired[key] = fired.get(key, 0) + 1
         if act.effect is not None:
             e = [player, event] + [None] * (act.nslots - 2)
             for p, v in zip(act.params, vals):

@@ -100,9 +100,23 @@ def variant_scenarios(game):
     return files
 
 
+def moved_types(game, s) -> set:
+    """The component types with a piece that is no longer where its pieces start."""
+    lay = game.layout
+    start = {t: (z, per_player) for t, _, z, per_player in game.piece_plan}
+    out = set()
+    for x, t in enumerate(s.types):
+        z, per_player = start[t]
+        here = s.loc[x]
+        if (lay.zone_owner(here) is None or (here - lay.G) % lay.PZ != z) if per_player else here != z:
+            out.add(t)
+    return out
+
+
 def random_play(game: Game, counts, games, seed, report, progress=None):
     ends_fired: dict = {}
     scored: dict = {}
+    used: dict = {}
     for n in counts:
         lengths, ends, winners = [], {}, [0.0] * n
         completed = 0
@@ -122,6 +136,8 @@ def random_play(game: Game, counts, games, seed, report, progress=None):
                 ends[key] = ends.get(key, 0) + 1
                 for t in s.ends:
                     ends_fired[t] = ends_fired.get(t, 0) + 1
+                for t in moved_types(game, s):
+                    used[t] = used.get(t, 0) + 1
                 out = game.outcome(s)
                 for row in out["breakdown"]:
                     for item, v in row.items():
@@ -137,7 +153,8 @@ def random_play(game: Game, counts, games, seed, report, progress=None):
                           "min": min(lengths) if lengths else None, "max": max(lengths) if lengths else None},
             "ends": ends, "seat_wins": [round(x / max(1, completed), 3) for x in winners],
         }
-    report.coverage = coverage(game, ends_fired, scored, sum(report.play[str(n)]["completed"] for n in counts))
+    report.coverage = coverage(game, ends_fired, scored, used,
+                               sum(report.play[str(n)]["completed"] for n in counts))
 
 
 def play_checked(game, n, seed, report, check_replay=False):
@@ -185,7 +202,7 @@ def play_checked(game, n, seed, report, check_replay=False):
     return taken, s
 
 
-def coverage(game, ends_fired, scored, games):
+def coverage(game, ends_fired, scored, used, games):
     w = game.world
     fired = game.fired
     actions = {}
@@ -203,9 +220,11 @@ def coverage(game, ends_fired, scored, games):
     tested = {n for k, n in game.static_reads if k == "active"}
     abilities = {t: w.active_fired.get(t, 0) for t in sorted(tested)}
     items = {iid: scored.get(iid, 0) for iid, *_ in game.score_items}
+    components = {t: used.get(t, 0) + fired.get(("component", t), 0) for t in w.types}
     out = {}
     for what, table in (("actions", actions), ("hooks", hooks), ("phases", phases), ("modifiers", mods),
-                        ("abilities", abilities), ("scoring_items", items), ("end_triggers", ends)):
+                        ("abilities", abilities), ("components", components), ("scoring_items", items),
+                        ("end_triggers", ends)):
         out[what] = {"fired": sum(1 for v in table.values() if v), "total": len(table),
                      "never": sorted(k for k, v in table.items() if not v), "counts": table}
     out["games"] = games
@@ -262,7 +281,8 @@ def report_text(rep: Report, verbose: bool = False) -> str:
             lines.append(f"  ... and {len(rep.violations) - 30} more")
     if rep.coverage and rep.coverage.get("games"):
         cov = rep.coverage
-        kinds = ("actions", "hooks", "phases", "modifiers", "abilities", "scoring_items", "end_triggers")
+        kinds = ("actions", "hooks", "phases", "modifiers", "abilities", "components", "scoring_items",
+                 "end_triggers")
         parts = [f"{k.replace('_', ' ')} {cov[k]['fired']}/{cov[k]['total']}" for k in kinds]
         lines.append(f"coverage over {cov['games']} games: " + ", ".join(parts))
         for k in kinds:
