@@ -116,6 +116,8 @@ class Runner:
                 if s is None:
                     return res
             self.then(s, entry.get("then") or {}, res, "then")
+            for trig in s.ends:  # for the verifier's coverage: this ending was reached
+                g.fired[("end", trig)] = g.fired.get(("end", trig), 0) + 1
         except ScenarioError as ex:
             res.failures.append(f"scenario mistake: {ex}")
         except (RuleError, IllegalAction, ValueError, KeyError, TypeError) as ex:

@@ -78,12 +78,34 @@ def verify(name_or_path, games: int = 100, seed: int = 1, progress=None, players
     except DefinitionError as ex:
         report.scenario_error = [str(p) for p in ex.problems]
     report.findings = lint(game)
+    scenario_fired = dict(game.fired)
+    scenario_fired.update({("mod",) + k: v for k, v in game.world.mod_fired.items()})
+    scenario_fired.update({("active", k): v for k, v in game.world.active_fired.items()})
     game.fired.clear()
     game.world.mod_fired.clear()
     game.world.active_fired.clear()
     counts = [n for n in game.player_counts if players is None or n in players]
     random_play(game, counts, games, seed, report, progress)
+    if report.coverage:
+        mark_scenario_coverage(report.coverage, scenario_fired)
     return report
+
+
+def mark_scenario_coverage(cov, fired):
+    """Name, among what random play never fired, what the scenarios did exercise."""
+    keys = {
+        "actions": lambda k: ("action",) + tuple(k.split(".", 1)),
+        "hooks": lambda k: ("hook", k),
+        "phases": lambda k: ("phase", k),
+        "modifiers": lambda k: ("mod",) + tuple(k.split(".", 1)),
+        "abilities": lambda k: ("active", k),
+        "components": lambda k: ("component", k),
+        "end_triggers": lambda k: ("end", k),
+    }
+    for what, key in keys.items():
+        entry = cov.get(what)
+        if entry:
+            entry["scenarios_only"] = [k for k in entry["never"] if fired.get(key(k))]
 
 
 def variant_scenarios(game):
@@ -287,7 +309,9 @@ def report_text(rep: Report, verbose: bool = False) -> str:
         lines.append(f"coverage over {cov['games']} games: " + ", ".join(parts))
         for k in kinds:
             if cov[k]["never"]:
-                lines.append(f"  never fired ({k.replace('_', ' ')}): " + ", ".join(cov[k]["never"]))
+                only = set(cov[k].get("scenarios_only", ()))
+                lines.append(f"  never fired in random play ({k.replace('_', ' ')}): " + ", ".join(
+                    x + (" (exercised by a scenario)" if x in only else "") for x in cov[k]["never"]))
     lines.append(f"provisional values: {len(prov)}")
     for f in prov:
         lines.append("  " + str(f))
