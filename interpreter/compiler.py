@@ -46,10 +46,11 @@ class RuleError(Exception):
 class X:
     """A compiled expression."""
 
-    __slots__ = ("f", "t", "c")
+    __slots__ = ("f", "t", "c", "slot")
 
-    def __init__(self, f, t, c=NOCONST):
+    def __init__(self, f, t, c=NOCONST, slot=None):
         self.f, self.t, self.c = f, t, c
+        self.slot = slot  # set when the value is just env[slot]: callers index it directly (faster)
 
 
 def const(v, t=None) -> X:
@@ -155,13 +156,13 @@ class Compiler:
         if b is not None:
             if b[0] == "slot":
                 i = b[1]
-                return X(lambda s, e: e[i], b[2])
+                return X(lambda s, e: e[i], b[2], slot=i)
             return b[1]
         w = self.w
         if name == "player":
             if not sc.unit.player:
                 raise CompileError("'player' is not bound here (no acting player)", node)
-            return X(lambda s, e: e[0], "player")
+            return X(lambda s, e: e[0], "player", slot=0)
         if name == "event":
             raise CompileError("'event' is used only as event.NAME, in a hook", node)
         if name in ("none", "true", "false"):
@@ -247,10 +248,13 @@ class Compiler:
     def attribute(self, b: X, name: str, tok) -> X:
         w = self.w
         bf = b.f
+        bs = b.slot
         if b.t == "player":
             if name in w.pvars:
                 w.reads.add(("pvar", name))
                 slot, t = w.pvars[name]
+                if bs is not None:
+                    return X(lambda s, e: s.p[e[bs]][slot], t)
                 return X(lambda s, e: s.p[bf(s, e)][slot], t)
             if name in w.pzones:
                 w.reads.add(("pzone", name))
@@ -264,6 +268,8 @@ class Compiler:
                                did_you_mean(name, list(w.pvars) + list(w.pzones) + list(w.params)))
         if b.t == "piece" or b.t == "any":
             if name == "type":
+                if bs is not None:
+                    return X(lambda s, e: s.types[e[bs]], "str")
                 return X(lambda s, e: s.types[bf(s, e)], "str")
             if name == "class":
                 cls = w.class_of
@@ -271,11 +277,15 @@ class Compiler:
             if name in w.fields:
                 w.reads.add(("field", name))
                 col, t = w.fields[name]
+                if bs is not None:
+                    return X(lambda s, e: s.fields[col][e[bs]], t)
                 return X(lambda s, e: s.fields[col][bf(s, e)], t)
             if name in w.props:
                 w.reads.add(("prop", name))
                 table = w.props[name]
                 t = w.prop_types[name]
+                if bs is not None:
+                    return X(lambda s, e: table[s.types[e[bs]]], t)
                 return X(lambda s, e: table[s.types[bf(s, e)]], t)
             if b.t == "piece":
                 raise CompileError(f"a piece has no field or property '{name}'", tok,
@@ -363,6 +373,18 @@ class Compiler:
             raise CompileError(f"'{op}' compares numbers, not {a.t} and {b.t}", n)
         self.check_comparable(a, b, n)
         af, bf = a.f, b.f
+        if b.c is not NOCONST and a.c is NOCONST:
+            # x.type == quarry, n > 0: the constant side is a value, not a call
+            c = b.c
+            f = {
+                "==": lambda s, e: af(s, e) == c,
+                "!=": lambda s, e: af(s, e) != c,
+                "<": lambda s, e: af(s, e) < c,
+                "<=": lambda s, e: af(s, e) <= c,
+                ">": lambda s, e: af(s, e) > c,
+                ">=": lambda s, e: af(s, e) >= c,
+            }[op]
+            return X(f, "bool")
         f = {
             "==": lambda s, e: af(s, e) == bf(s, e),
             "!=": lambda s, e: af(s, e) != bf(s, e),
