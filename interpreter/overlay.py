@@ -1,15 +1,15 @@
 """Variants and house rules: small overlay files that change a game by path.
 
     overlay:
-      base: puerto_rico                  # the game it changes (a name under gamedefs/ or its id)
-      label: {en: Harbor +2, zh: 港口+2}
-      description: "Ships pay better: the harbor gives 2 VP per load."
+      base: market_day                   # the game it changes (a name under gamedefs/ or its id)
+      label: {en: Better carts, zh: 更好的手推车}
+      description: "Carts pay better: +2 coins on each sale."
     set:                                 # replace values that exist (a new last key is allowed)
-      components.building.types.harbor.modifies.ship_bonus: 2
+      components.tool.types.cart.modifies.sale_bonus: 2
     add:                                 # new entries (their path must not exist yet)
-      components.building.types.tavern: {cost: 3, vp: 1, label: Tavern}
+      components.tool.types.wagon: {cost: 9, label: Wagon, modifies: {sale_bonus: 3}}
     remove:                              # entries to take out
-      - components.role_card.types.prospector_2
+      - options.short_game
 
 Paths are the definition's own keys joined by dots (`tables.x.value.by_players.2`). Overlays stack: each
 applies to the result of the ones before it. Every problem is located in the overlay that caused it: a path

@@ -209,10 +209,20 @@ def test_every_section_of_the_readme_format_passes():
     assert messages(EVERYTHING) == []
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "gamedefs").glob("*/*.yaml")) +
-                         sorted((ROOT / "examples").glob("*/*.yaml")), ids=str)
+SHIPPED_FILES = (sorted((ROOT / "gamedefs").glob("*/*.yaml")) + sorted((ROOT / "gamedefs").glob("*/*/*.yaml"))
+                 + sorted((ROOT / "examples").glob("*/*.yaml")) + sorted((ROOT / "examples").glob("*/*/*.yaml")))
+
+
+def schema_for(doc):
+    """Each shipped file against its own schema: game files, scenario files and overlays."""
+    data = doc.data if isinstance(doc.data, dict) else {}
+    return "overlay" if "overlay" in data else "scenario" if "scenarios" in data else "gamedef"
+
+
+@pytest.mark.parametrize("path", SHIPPED_FILES, ids=str)
 def test_shipped_definitions_pass(path):
-    assert [str(p) for p in validate_document(load_yaml(path))] == []
+    doc = load_yaml(path)
+    assert [str(p) for p in validate_document(doc, schema_for(doc))] == []
 
 
 # ---------------------------------------------------------------- problems
