@@ -27,13 +27,11 @@ from .problems import DefinitionError, Problem, close_matches, did_you_mean
 OPS = ("set", "add", "remove")
 
 
-def read_overlay(path) -> Document:
+def read_overlay(path) -> tuple[Document, list]:
+    """The overlay's document and its own problems (YAML and schema); DefinitionError if unreadable."""
     from .schema import validate_document
     doc = load_yaml(Path(path), lenient=True)
-    problems = list(doc.problems) + validate_document(doc, "overlay")
-    if problems:
-        raise DefinitionError(problems)
-    return doc
+    return doc, list(doc.problems) + validate_document(doc, "overlay")
 
 
 def overlay_base(path) -> str | None:
@@ -47,16 +45,30 @@ def overlay_base(path) -> str | None:
 
 
 def split_path(text) -> list:
-    return [p for p in str(text).split(".")]
+    """Path elements: split at dots outside parentheses (a def's key `price(p, b)` stays whole)."""
+    out, depth, cur = [], 0, ""
+    for ch in str(text):
+        if ch == "." and depth == 0:
+            out.append(cur)
+            cur = ""
+            continue
+        depth += (ch == "(") - (ch == ")")
+        cur += ch
+    out.append(cur)
+    return out
 
 
 def _step(node, element):
-    """The key of `node` that the path element names (int keys and list indices from digits)."""
+    """The key of `node` that the path element names (int keys and list indices from digits; a def by its
+    whole key `price(p, b)` or by its name `price`)."""
     if isinstance(node, dict):
         if element in node:
             return element
         if element.lstrip("-").isdigit() and int(element) in node:
             return int(element)
+        for k in node:
+            if isinstance(k, str) and "(" in k and k.split("(", 1)[0].strip() == element.split("(", 1)[0].strip():
+                return k
         return None
     if isinstance(node, list) and element.isdigit() and int(element) < len(node):
         return int(element)
@@ -72,11 +84,15 @@ def apply_overlays(d, files):
     """Apply overlay files in order to definition `d` (problems go to d.problems)."""
     for f in files:
         try:
-            doc = read_overlay(f)
+            doc, problems = read_overlay(f)
         except DefinitionError as ex:
             d.problems.extend(ex.problems)
             continue
-        head = doc.data.get("overlay") or {}
+        d.problems.extend(problems)
+        if not isinstance(doc.data, dict):
+            continue
+        # A mistake in the header does not hide the others: every path is still checked.
+        head = doc.data.get("overlay") if isinstance(doc.data.get("overlay"), dict) else {}
         base = head.get("base")
         game_id = (d["game"] or {}).get("id") if isinstance(d["game"], dict) else None
         if base not in (d.root.name, game_id):
@@ -84,14 +100,19 @@ def apply_overlays(d, files):
                                       doc.where(("overlay", "base"))))
             continue
         d.overlays.append(doc)
-        for path_text, value in (doc.data.get("set") or {}).items():
+        for path_text, value in _mapping(doc.data.get("set")).items():
             _set(d, doc, path_text, value, adding=False)
-        for path_text, value in (doc.data.get("add") or {}).items():
+        for path_text, value in _mapping(doc.data.get("add")).items():
             _set(d, doc, path_text, value, adding=True)
-        for i, path_text in enumerate(doc.data.get("remove") or []):
+        removes = doc.data.get("remove")
+        for i, path_text in enumerate(removes if isinstance(removes, list) else []):
             _remove(d, doc, path_text, i)
     if d.overlays:
         _check_merged(d)
+
+
+def _mapping(v):
+    return v if isinstance(v, dict) else {}
 
 
 def _walk_to_parent(d, doc, op_path, path_text):

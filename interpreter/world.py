@@ -181,10 +181,25 @@ class World:
                 defaults = self.classes[cname].get("properties") or {}
                 tdef = self.type_entries[tname]
                 table[tname] = unwrap(tdef[pname]) if pname in tdef else unwrap(defaults.get(pname))
-            kinds = {_value_type(v) for v in table.values() if v is not None}
+            defaults = [unwrap((self.classes[c].get("properties") or {}).get(pname))
+                        for c in self.classes if pname in (self.classes[c].get("properties") or {})]
+            kinds = {_value_type(v) for v in list(table.values()) + list(defaults) if v is not None}
             self.prop_types[pname] = kinds.pop() if len(kinds) == 1 else "any"
-            if self.prop_types[pname] == "str":
-                pass
+            kinds = {_value_type(v) for v in list(table.values()) + list(defaults) if v is not None}
+            if len(kinds) > 1 and not all(k.startswith("list") for k in kinds):
+                # One type's `cost: "cheap"` among numbers would fail every rule that reads it: say where.
+                counts = {}
+                for v in list(table.values()) + [x for x in defaults if x is not None] * 2:
+                    if v is not None:  # the class's default counts double: it says what is meant
+                        counts[_value_type(v)] = counts.get(_value_type(v), 0) + 1
+                usual = max(counts, key=counts.get)
+                for tname, v in table.items():
+                    if v is not None and _value_type(v) != usual:
+                        cname = self.types[tname]
+                        where = (("components", cname, "types", tname, pname) if pname in self.type_entries[tname]
+                                 else ("components", cname, "properties", pname))
+                        self.error(f"property '{pname}' of '{tname}' is a {_value_type(v)} ({v!r}), but the "
+                                   f"others are {usual}s", where)
         for i, (fname, decls) in enumerate(field_classes.items()):
             if fname in self.props:
                 self.error(f"'{fname}' is both a field and a property", ("components", decls[0][0], "fields", fname))

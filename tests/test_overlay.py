@@ -223,3 +223,27 @@ def test_play_record_and_replay_with_the_variant(capsys, tmp_path):
 def test_bench_with_the_variant(capsys):
     code, out, _ = run(capsys, "bench", GAME, "--variant", TWO, "--players", "2", "--games", "1", "--json")
     assert code == 0 and '"decisions"' in out
+
+
+def test_overlay_problems_are_all_reported_even_with_a_bad_header(tmp_path):
+    from interpreter.problems import DefinitionError
+    f = tmp_path / "o.yaml"
+    f.write_text("overlay:\n  base: market_day\n  labl: oops\nset:\n"
+                 "  defs.held: \"count(x for x in p.hand if x.crop == k) + 0\"\n"
+                 "  components.tool.types.cart.cost: cheap\n"
+                 "  components.card.types.apple_crad.count: 3\n", encoding="utf-8")
+    with pytest.raises(DefinitionError) as info:
+        load_game(ROOT / "examples" / "market_day", [f])
+    text = "\n".join(map(str, info.value.problems))
+    assert "o.yaml:3:3: error: overlay: unknown key 'labl'" in text
+    assert "o.yaml:6:36: error: property 'cost' of 'cart' is a str ('cheap'), but the others are ints" in text
+    assert "o.yaml:7:3: error: 'components.card.types.apple_crad' does not exist" in text
+    assert "defs.held" not in text  # a def is found by its name
+
+
+def test_a_def_is_changed_by_its_name(tmp_path):
+    f = tmp_path / "o.yaml"
+    f.write_text("overlay: {base: market_day}\nset:\n  defs.held: \"0\"\n", encoding="utf-8")
+    game = load_game(ROOT / "examples" / "market_day", [f])
+    s = game.new_game(2, seed=1)
+    assert not [a for a in game.legal_actions(s) if a["action"] == "sell"]
