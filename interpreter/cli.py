@@ -225,6 +225,8 @@ def print_log(messages: list, lang: str) -> None:
             line = "  " + line
         elif isinstance(message, dict) and message.get("phase") is not None:
             line = f"== {line} =="
+        elif isinstance(message, dict) and message.get("heading"):
+            line = f"\n## {line}"
         out(line)
 
 
@@ -478,6 +480,8 @@ def cmd_play(args) -> int:
         out(f"Game abandoned after {decisions} decision{'' if decisions == 1 else 's'}.")
         write_record(args.record, record)
         return 1 if str(why) == "input ended" else 0
+    except BrokenPipeError:
+        raise  # the reader went away: main() ends quietly
     except Exception as exc:
         write_record(args.record, record)
         if args.debug:

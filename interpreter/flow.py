@@ -212,6 +212,11 @@ class FlowCompiler:
             until = self.expr(raw["until"], path + ("until",), event, "bool") if "until" in raw else (None, 2)
             whl = self.expr(raw["while"], path + ("while",), event, "bool") if "while" in raw else (None, 2)
             n.extra = (until, whl, int(raw.get("max", DEFAULT_MAX)))
+            if "label" in raw:
+                # A repeat's label is told at the start of every pass ("Round {round}").
+                u = Unit(player=True, event=self.w.events.get(event) if event else None)
+                n.label = self.template(raw, "", u, Scope(u), path)
+                n.nslots = u.n
             return self.add(n)
         if "each_player" in keys:
             n = Node(EACH, path)
@@ -454,6 +459,9 @@ def _advance(game, s, log):
                 raise RuleError(f"a repeat ran {limit} times (its max): raise max or check its until",
                                 str(node.path))
             fr[3] += 1
+            if node.label is not None and log is not None:
+                log.append(dict(game.render_template(s, node.label, [fr[1], fr[2]] + [None] * (node.nslots - 2)),
+                                heading=True))
             push(s, node.children[0], fr[1], fr[2])
         else:  # EACH
             (ff, fn_), direction, mode, limit, (of, on) = node.extra

@@ -206,8 +206,8 @@ class Game:
         self.score_order = sc.get("order", "high")
 
     # ------------------------------------------------------------ new game
-    def new_game(self, players: int, seed: int = 0, options: dict | None = None) -> State:
-        """A new game at its first decision."""
+    def new_game(self, players: int, seed: int = 0, options: dict | None = None, log: list | None = None) -> State:
+        """A new game at its first decision (`log`, if given, receives the narration up to it)."""
         if players not in self.player_counts:
             raise GameSetupError(f"{self.id} is for {', '.join(map(str, self.player_counts))} players, not {players}")
         opts = {k: v.get("default") for k, v in self.options.items()}
@@ -262,7 +262,7 @@ class Game:
                 run_effect(self, s, self.setup_fn, self.setup_n, None, None)
             if self.root is not None:
                 push(s, self.root, None, None)
-            advance(self, s)
+            advance(self, s, log)
         except RuleError as ex:
             raise RuleError(f"during setup: {ex}") from None
         return s
@@ -319,10 +319,14 @@ class Game:
         e = [fr[1], fr[2]] + [None] * (act.nslots - 2)
         for p, v in zip(act.params, vals):
             e[p[1]] = v
+        return self.render_template(s, act.label, e)
+
+    def render_template(self, s, label, e):
+        """A compiled label ({en, zh} lists of parts) as text, its holes evaluated in env e."""
         out = {}
         for lang in ("en", "zh"):
             text = []
-            for lit, f, t in act.label[lang]:
+            for lit, f, t in label[lang]:
                 if f is None:
                     text.append(lit)
                 else:
