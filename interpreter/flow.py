@@ -465,56 +465,33 @@ def _advance(game, s, log):
             push(s, node.children[0], fr[1], fr[2])
         else:  # EACH
             (ff, fn_), direction, mode, limit, (of, on) = node.extra
-            n = s.n
-            if of is not None:
-                # An explicit order (e.g. a turn-order track): the list is fixed when the loop starts.
-                if fr[4] is None:
-                    fr[4] = [p for p in of(s, [fr[1], fr[2]] + [None] * (on - 2))]
-                order = fr[4]
-                i = fr[3]
-                if mode == "once":
-                    if i >= len(order):
-                        s.flow.pop()
-                        continue
-                else:
-                    if i > 0:
-                        fr[6] = 0 if fr[5] else fr[6] + 1
-                        fr[5] = 0
-                        if fr[6] >= len(order):
-                            s.flow.pop()
-                            continue
-                    if i >= limit * max(1, len(order)):
-                        raise RuleError(f"each_player went around {limit} times (its max)", str(node.path))
-                if not order:
-                    s.flow.pop()
-                    continue
-                fr[3] = i + 1
-                push(s, node.children[0], order[i % len(order)], fr[2])
-                continue
             if fr[4] is None:
-                if ff is not None:
-                    first = ff(s, [fr[1], fr[2]] + [None] * (fn_ - 2))
+                # The seats in turn order, fixed when the loop starts: a list the rules give (a turn-order
+                # track), or every seat clockwise (or counterclockwise) from the first player.
+                env = [fr[1], fr[2]] + [None] * (max(fn_, on) - 2)
+                if of is not None:
+                    fr[4] = list(of(s, env))
                 else:
-                    first = fr[1] if fr[1] is not None else 0
-                if first is None:
-                    raise RuleError("each_player: 'from' gave none", str(node.path))
-                fr[4] = first
+                    first = ff(s, env) if ff is not None else (fr[1] if fr[1] is not None else 0)
+                    if first is None:
+                        raise RuleError("each_player: 'from' gave none", str(node.path))
+                    fr[4] = [(first + direction * k) % s.n for k in range(s.n)]
+            order = fr[4]
             i = fr[3]
-            if mode == "once":
-                if i >= n:
-                    s.flow.pop()
-                    continue
-            else:
-                if i > 0:
+            if not order or (mode == "once" and i >= len(order)):
+                s.flow.pop()
+                continue
+            if mode != "once":
+                if i > 0:  # all_pass: a full round in which nobody acted ends the loop
                     fr[6] = 0 if fr[5] else fr[6] + 1
                     fr[5] = 0
-                    if fr[6] >= n:
+                    if fr[6] >= len(order):
                         s.flow.pop()
                         continue
-                if i >= limit * n:
+                if i >= limit * len(order):
                     raise RuleError(f"each_player went around {limit} times (its max)", str(node.path))
             fr[3] = i + 1
-            push(s, node.children[0], (fr[4] + direction * i) % n, fr[2])
+            push(s, node.children[0], order[i % len(order)], fr[2])
 
 
 def mark_acted(game, s):
