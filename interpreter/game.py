@@ -185,6 +185,7 @@ class Game:
                 self.field_init.append((classes, ("map", kinds)))
             else:
                 init = fdef.get("init", {"int": 0, "bool": False}.get(str(fdef.get("type", "int"))))
+                init = None if init == "none" else init
                 self.field_init.append((classes, ("value", init)))
 
     def _compile_scoring(self):

@@ -20,7 +20,8 @@ of the example (`when`) and checks what the rulebook says must follow (`then`), 
         then:
           p1.doubloons: 3                          # an expression (p1..pN are the seats) and its value
 
-`given` keys: `vars` (global vars), `players` (per seat: `vars`, `zones`), `zones` (global zones), `start`
+`given` keys: `vars` (global vars), `players` (per seat: `vars`, `zones`), `zones` (global zones), `effect`
+(statements run last, with `p1`..`pN` bound: e.g. put a tile on a board space that stays in place), `start`
 (`{phase: ID, player: N}` or `{step: ID, player: N}`; without it the game's own flow goes on from its first
 decision). A zone listed in `given` starts with exactly the listed pieces, in order: each item is a type (or
 `{type: {field: value}}`; a map field changes only the keys given), a piece of that type already in the zone
@@ -182,6 +183,8 @@ class Runner:
                 continue
             slot, typ = w.gvars[name]
             t.g[slot] = self.value(t.g[slot], value, typ, s.n, res, name)
+        if given.get("effect"):
+            self.given_effect(t, str(given["effect"]), res)
         start = given.get("start")
         if start is not None:
             pl = self.seat(start.get("player", 1), s.n, res)
@@ -205,6 +208,27 @@ class Runner:
         from .flow import advance
         advance(g, t)
         return t
+
+    def given_effect(self, t, text, res):
+        """Statements that finish the position (e.g. set a field of a piece that stays in place), with
+        p1..pN bound to the seats; run after the given zones and vars, before `start`."""
+        from .dsl import parse_stmts
+        u = Unit(player=False, effects=True)
+        sc = Scope(u)
+        for i in range(t.n):
+            sc.names[f"p{i + 1}"] = ("macro", const(i, "player"))
+        try:
+            fn = self.game.world.compiler.stmts(parse_stmts(text), sc, "given.effect")
+        except (CompileError, DslSyntaxError) as ex:
+            res.failures.append(f"given.effect, line {getattr(ex, 'line', 1)}: {ex.message}")
+            return
+        t.ev = []
+        t.budget = 0
+        try:
+            fn(t, [None, None] + [None] * (u.n - 2))
+        except RuleError as ex:
+            res.failures.append(f"given.effect: {ex}")
+        t.ev = []
 
     def step_node(self, sid):
         for n in self.game.nodes:

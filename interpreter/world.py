@@ -35,6 +35,12 @@ def unwrap(v):
     return v
 
 
+def literal(v):
+    """A property or field value as the DSL sees it: the word `none` is the DSL's none."""
+    v = unwrap(v)
+    return None if v == "none" else v
+
+
 class World:
     def __init__(self, d, problems: list[Problem]):
         self.d = d
@@ -180,8 +186,8 @@ class World:
             for tname, cname in self.types.items():
                 defaults = self.classes[cname].get("properties") or {}
                 tdef = self.type_entries[tname]
-                table[tname] = unwrap(tdef[pname]) if pname in tdef else unwrap(defaults.get(pname))
-            defaults = [unwrap((self.classes[c].get("properties") or {}).get(pname))
+                table[tname] = literal(tdef[pname]) if pname in tdef else literal(defaults.get(pname))
+            defaults = [literal((self.classes[c].get("properties") or {}).get(pname))
                         for c in self.classes if pname in (self.classes[c].get("properties") or {})]
             kinds = {_value_type(v) for v in list(table.values()) + list(defaults) if v is not None}
             self.prop_types[pname] = kinds.pop() if len(kinds) == 1 else "any"

@@ -105,3 +105,22 @@ def test_scenario_files_are_checked_against_their_schema(tmp_path):
         load_scenarios([f])
     text = "\n".join(map(str, info.value.problems))
     assert "bad.yaml:" in text and "'whne'" in text and "source" in text
+
+
+def test_given_effect_finishes_the_position_with_statements(tmp_path):
+    (r,) = run(tmp_path, """
+    scenarios:
+      effect:
+        source: "a test"
+        players: 2
+        given:
+          players:
+            1: {zones: {yard: [cart]}}
+          effect: |
+            first(x for x in p1.yard).uses = 4
+            p2.coins += 10
+        then:
+          "first(x.uses for x in p1.yard)": 4
+          p2.coins: 13
+    """)
+    assert r.passed, r.failures
