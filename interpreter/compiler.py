@@ -422,17 +422,61 @@ class Compiler:
     def x_not_in(self, n, sc):
         return self.x_in_(n, sc, negate=True)
 
+    def _chain(self, n, sc, kind):
+        """The operands of a chain `a and b and c` (or `or`), flattened: one closure, not a nest."""
+        out = []
+        stack = [n]
+        while stack:
+            m = stack.pop()
+            if isinstance(m, Tree) and m.data == kind:
+                stack.append(m.children[1])
+                stack.append(m.children[0])
+            else:
+                out.append(self.expr(m, sc))
+        return out
+
     def x_and_(self, n, sc):
-        a = self.expr(n.children[0], sc)
-        b = self.expr(n.children[1], sc)
-        af, bf = a.f, b.f
-        return X(lambda s, e: af(s, e) and bf(s, e), "bool" if a.t == b.t == "bool" else b.t)
+        xs = self._chain(n, sc, "and_")
+        t = "bool" if all(x.t == "bool" for x in xs) else xs[-1].t
+        fs = [x.f for x in xs]
+        if len(fs) == 2:
+            a, b = fs
+            return X(lambda s, e: a(s, e) and b(s, e), t)
+        if len(fs) == 3:
+            a, b, c = fs
+            return X(lambda s, e: a(s, e) and b(s, e) and c(s, e), t)
+        if len(fs) == 4:
+            a, b, c, d = fs
+            return X(lambda s, e: a(s, e) and b(s, e) and c(s, e) and d(s, e), t)
+
+        def f(s, e):
+            v = True
+            for g in fs:
+                v = g(s, e)
+                if not v:
+                    return v
+            return v
+        return X(f, t)
 
     def x_or_(self, n, sc):
-        a = self.expr(n.children[0], sc)
-        b = self.expr(n.children[1], sc)
-        af, bf = a.f, b.f
-        return X(lambda s, e: af(s, e) or bf(s, e), "bool" if a.t == b.t == "bool" else b.t)
+        xs = self._chain(n, sc, "or_")
+        t = "bool" if all(x.t == "bool" for x in xs) else xs[-1].t
+        fs = [x.f for x in xs]
+        if len(fs) == 2:
+            a, b = fs
+            return X(lambda s, e: a(s, e) or b(s, e), t)
+        if len(fs) == 3:
+            a, b, c = fs
+            return X(lambda s, e: a(s, e) or b(s, e) or c(s, e), t)
+
+        def f(s, e):
+            v = False
+            for g in fs:
+                v = g(s, e)
+                if v:
+                    return v
+            return v
+        return X(f, t)
 
     def x_not_(self, n, sc):
         a = self.expr(n.children[0], sc)
