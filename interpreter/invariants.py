@@ -114,3 +114,24 @@ def hidden_leaks(game, s, viewer) -> list[str]:
                     problems.append(f"player {pl + 1}'s {name} is shown to player {viewer + 1}")
     del text, lay
     return problems
+
+
+def action_leaks(game, s) -> list[str]:
+    """Legal actions that name a piece the deciding player may not see (in a hidden zone, or in another
+    player's owner-only zone): choosing by id would tell what the rules hide."""
+    player = game.current_player(s)
+    if player is None:
+        return []
+    lay = game.layout
+    vis = game.world.zone_visibility
+    out = []
+    for act, vals in game._menu(s):
+        for i in act.piece_params:
+            x = vals[i]
+            z = s.loc[x]
+            owner = lay.zone_owner(z)
+            v = vis.get(("global", lay.zone_name(z)) if owner is None else ("player", lay.zone_name(z)))
+            if v == "hidden" or (v == "owner" and owner != player):
+                out.append(f"action {act.name} offers piece {x} from {game.world.zone_label(z)}, which player "
+                           f"{player + 1} may not see")
+    return out

@@ -20,7 +20,7 @@ import statistics
 import time
 
 from .game import Game, load_game, find_game
-from .invariants import check_state, hidden_leaks, resource_totals
+from .invariants import action_leaks, check_state, hidden_leaks, resource_totals
 from .lint import lint, summary
 from .problems import DefinitionError
 from .scenario import run_game_scenarios, scenario_files
@@ -210,6 +210,8 @@ def play_checked(game, n, seed, report, check_replay=False):
             for viewer in range(n):
                 for leak in hidden_leaks(game, s, viewer):
                     violation(leak)
+            for leak in action_leaks(game, s):
+                violation(leak)
         a = acts[r.randrange(len(acts))]
         taken.append(a["id"])
         s = game.apply(s, a)

@@ -129,3 +129,32 @@ def test_the_view_of_a_game_leaks_nothing(bank):
     assert bank.to_json(s)["player_zones"][0]["hand"] == [0]
     assert hidden_leaks(bank, s, 0) == [] and hidden_leaks(bank, s, 1) == []
     assert bank.view(s, 1)["player_zones"][0]["hand"] == {"hidden": 1}
+
+
+def test_an_action_naming_a_hidden_piece_is_a_leak(tmp_path):
+    from interpreter.invariants import action_leaks
+    game = make_game(tmp_path, """
+    game: {id: peek, players: [2]}
+    zones:
+      global:
+        deck: {visibility: hidden}
+      player:
+        hand: {}
+    components:
+      card:
+        zone: deck
+        types:
+          a: {count: 2}
+          b: {count: 2}
+    flow:
+      each_player: {step: s}
+    steps:
+      s:
+        actions:
+          take:
+            choose: {c: deck}
+            effect: "move(c, player.hand)"
+    """)
+    s = game.new_game(2)
+    leaks = action_leaks(game, s)
+    assert leaks and "which player 1 may not see" in leaks[0]

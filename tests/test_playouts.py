@@ -13,7 +13,7 @@ import pytest
 
 from interpreter.game import IllegalAction, load_game
 from interpreter.problems import DefinitionError
-from interpreter.invariants import check_state, hidden_leaks, resource_totals
+from interpreter.invariants import action_leaks, check_state, hidden_leaks, resource_totals
 
 from conftest import game_dirs
 
@@ -63,6 +63,7 @@ def test_random_playouts_keep_every_invariant(name, players):
                 assert game.legal_actions(back, labels=False) == acts
                 for viewer in range(players):
                     assert hidden_leaks(game, s, viewer) == []
+                assert action_leaks(game, s) == []
             a = r.choice(acts)
             taken.append(a["id"])
             s = game.apply(s, a)
