@@ -43,14 +43,54 @@ class RuleError(Exception):
         self.message, self.where = message, where
 
 
+class Pool:
+    """Generated Python source for expressions, and the objects it refers to.
+
+    The compiler turns a DSL expression into one Python expression (with `s` the state and `e` the
+    environment) instead of a tree of closures: a condition like `x.workers < x.circles and p.doubloons >= 3`
+    runs as a single function. Nothing an author wrote reaches the generated code as text: names become slot
+    numbers and every constant, table or function is referred to as `K[i]`.
+    """
+
+    def __init__(self):
+        self.K: list = []
+        self._ids: dict = {}
+        self._functions: dict = {}
+
+    def ref(self, obj) -> str:
+        i = self._ids.get(id(obj))
+        if i is None or self.K[i] is not obj:
+            i = len(self.K)
+            self.K.append(obj)
+            self._ids[id(obj)] = i
+        return f"K[{i}]"
+
+    def function(self, src: str):
+        """A function f(s, e) returning the value of `src` (compiled once per distinct source)."""
+        f = self._functions.get(src)
+        if f is None:
+            ns = {"K": self.K}
+            exec(compile(f"def _f(s, e, K=K):\n    return {src}\n", "<meeple rules>", "exec"), ns)
+            f = self._functions[src] = ns["_f"]
+        return f
+
+
 class X:
-    """A compiled expression."""
+    """A compiled expression: a function f(s, e) or the Python source of one, its type and, for a
+    constant, its value."""
 
-    __slots__ = ("f", "t", "c", "slot")
+    __slots__ = ("_f", "_src", "t", "c", "slot", "pool")
 
-    def __init__(self, f, t, c=NOCONST, slot=None):
-        self.f, self.t, self.c = f, t, c
-        self.slot = slot  # set when the value is just env[slot]: callers index it directly (faster)
+    def __init__(self, f, t, c=NOCONST, slot=None, src=None, pool=None):
+        self._f, self.t, self.c = f, t, c
+        self._src, self.pool = src, pool
+        self.slot = slot  # set when the value is just env[slot]
+
+    @property
+    def f(self):
+        if self._f is None:
+            self._f = self.pool.function(self._src)
+        return self._f
 
 
 def const(v, t=None) -> X:
@@ -58,6 +98,29 @@ def const(v, t=None) -> X:
         t = ("bool" if isinstance(v, bool) else "int" if isinstance(v, int) else
              "str" if isinstance(v, str) else "none" if v is None else "list:any" if isinstance(v, list) else "any")
     return X(lambda s, e, v=v: v, t, v)
+
+
+def _too_big(v):
+    raise RuleError(f"integer {v} is beyond the limit of ±2**53")
+
+
+def _divide(a, b, op):
+    if b == 0:
+        raise RuleError("division by zero")
+    return a // b if op == "//" else a % b
+
+
+# Aggregates over a generator, as Python source: {el} the element, {loop} `for e[i] in ... if ...`.
+GEN_FORMS = {
+    "sum": ("sum(({el}) {loop})", "int"),
+    "any": ("any(({el}) {loop})", "bool"),
+    "all": ("all(({el}) {loop})", "bool"),
+    "min": ("min((({el}) {loop}), default=0)", "int"),
+    "max": ("max((({el}) {loop}), default=0)", "int"),
+    "first": ("next((({el}) {loop}), None)", None),
+    "list": ("[({el}) {loop}]", None),
+    "count": (None, "int"),
+}
 
 
 def elem_type(t: str) -> str | None:
@@ -120,6 +183,25 @@ class Compiler:
     def __init__(self, world):
         self.w = world
         self.def_stack: list[str] = []
+        self.pool = Pool()
+        self._temps = 0
+
+    def gen(self, src, t, slot=None) -> X:
+        return X(None, t, slot=slot, src=src, pool=self.pool)
+
+    def src(self, x: X) -> str:
+        """Python source for x: its own, a literal, or a call of its function."""
+        if x._src is not None:
+            return x._src
+        if x.c is not NOCONST and (x.c is None or type(x.c) in (int, bool, str)):
+            return repr(x.c)
+        if x.c is not NOCONST:
+            return self.pool.ref(x.c)
+        return self.pool.ref(x.f) + "(s, e)"
+
+    def temp(self) -> str:
+        self._temps += 1
+        return f"_t{self._temps}"
 
     # ---------------------------------------------------------------- expressions
     def expr(self, node, sc: Scope) -> X:
@@ -144,8 +226,7 @@ class Compiler:
         t = items[0].t if items and all(i.t == items[0].t for i in items) else "any"
         if all(i.c is not NOCONST for i in items):
             return const([i.c for i in items], "list:" + t)
-        fs = [i.f for i in items]
-        return X(lambda s, e: [f(s, e) for f in fs], "list:" + t)
+        return self.gen("[" + ", ".join(self.src(i) for i in items) + "]", "list:" + t)
 
     def x_name(self, n, sc):
         name = str(n.children[0])
@@ -156,32 +237,32 @@ class Compiler:
         if b is not None:
             if b[0] == "slot":
                 i = b[1]
-                return X(lambda s, e: e[i], b[2], slot=i)
+                return self.gen(f"e[{i}]", b[2], slot=i)
             return b[1]
         w = self.w
         if name == "player":
             if not sc.unit.player:
                 raise CompileError("'player' is not bound here (no acting player)", node)
-            return X(lambda s, e: e[0], "player", slot=0)
+            return self.gen("e[0]", "player", slot=0)
         if name == "event":
             raise CompileError("'event' is used only as event.NAME, in a hook", node)
         if name in ("none", "true", "false"):
             return const({"none": None, "true": True, "false": False}[name])
         if name == "players":
-            return X(lambda s, e: range(s.n), "list:player")
+            return self.gen("range(s.n)", "list:player")
         if name == "player_count":
-            return X(lambda s, e: s.n, "int")
+            return self.gen("s.n", "int")
         if name == "pieces":
-            return X(lambda s, e: range(len(s.types)), "list:piece")
+            return self.gen("range(len(s.types))", "list:piece")
         if name in w.gvars:
             w.reads.add(("var", name))
             slot, t = w.gvars[name]
-            return X(lambda s, e: s.g[slot], t)
+            return self.gen(f"s.g[{slot}]", t)
         if name in w.tables:
             w.reads.add(("table", name))
             return self.table(name)
         if name == "game_ending":
-            return X(lambda s, e: bool(s.ends), "bool")
+            return self.gen("bool(s.ends)", "bool")
         if name in w.gzones:
             w.reads.add(("zone", name))
             z = w.gzones[name]
@@ -218,7 +299,7 @@ class Compiler:
         value, by_players = self.w.tables[name]
         t = _value_type(next(iter(value.values())) if by_players and value else value)
         if by_players:
-            return X(lambda s, e: value[s.n], t)
+            return self.gen(f"{self.pool.ref(value)}[s.n]", t)
         return const(value, t)
 
     def x_attr(self, n, sc):
@@ -230,9 +311,8 @@ class Compiler:
             if bname == "option" and sc.lookup("option") is None:
                 if name not in w.options:
                     raise CompileError(f"unknown option '{name}'", name_tok, did_you_mean(name, w.options))
-                opt = name
                 w.reads.add(("option", name))
-                return X(lambda s, e: s.opts[opt], _value_type(w.options[name].get("default")))
+                return self.gen(f"s.opts[{name!r}]", _value_type(w.options[name].get("default")))
             if bname == "event" and sc.lookup("event") is None:
                 ev = sc.unit.event
                 if ev is None:
@@ -241,52 +321,41 @@ class Compiler:
                 if name not in names:
                     raise CompileError(f"the event has no argument '{name}'", name_tok, did_you_mean(name, names))
                 i = names.index(name)
-                return X(lambda s, e: e[1][i], types[i])
+                return self.gen(f"e[1][{i}]", types[i])
         b = self.expr(base, sc)
         return self.attribute(b, name, name_tok)
 
     def attribute(self, b: X, name: str, tok) -> X:
         w = self.w
-        bf = b.f
-        bs = b.slot
+        bs = self.src(b)
         if b.t == "player":
             if name in w.pvars:
                 w.reads.add(("pvar", name))
                 slot, t = w.pvars[name]
-                if bs is not None:
-                    return X(lambda s, e: s.p[e[bs]][slot], t)
-                return X(lambda s, e: s.p[bf(s, e)][slot], t)
+                return self.gen(f"s.p[{bs}][{slot}]", t)
             if name in w.pzones:
                 w.reads.add(("pzone", name))
                 off = w.pzones[name]
                 G, PZ = w.layout.G, w.layout.PZ
-                return X(lambda s, e: G + bf(s, e) * PZ + off, "zone")
+                return self.gen(f"({G + off} + ({bs}) * {PZ})", "zone")
             if name in w.params:
                 w.reads.add(("param", name))
-                return X(w.param_fn(name, bf), w.param_type(name))
+                return X(w.param_fn(name, b.f), w.param_type(name))
             raise CompileError(f"a player has no var, zone or parameter '{name}'", tok,
                                did_you_mean(name, list(w.pvars) + list(w.pzones) + list(w.params)))
         if b.t == "piece" or b.t == "any":
             if name == "type":
-                if bs is not None:
-                    return X(lambda s, e: s.types[e[bs]], "str")
-                return X(lambda s, e: s.types[bf(s, e)], "str")
+                return self.gen(f"s.types[{bs}]", "str")
             if name == "class":
-                cls = w.class_of
-                return X(lambda s, e: cls[s.types[bf(s, e)]], "str")
+                return self.gen(f"{self.pool.ref(w.class_of)}[s.types[{bs}]]", "str")
             if name in w.fields:
                 w.reads.add(("field", name))
                 col, t = w.fields[name]
-                if bs is not None:
-                    return X(lambda s, e: s.fields[col][e[bs]], t)
-                return X(lambda s, e: s.fields[col][bf(s, e)], t)
+                return self.gen(f"s.fields[{col}][{bs}]", t)
             if name in w.props:
                 w.reads.add(("prop", name))
-                table = w.props[name]
                 t = w.prop_types[name]
-                if bs is not None:
-                    return X(lambda s, e: table[s.types[e[bs]]], t)
-                return X(lambda s, e: table[s.types[bf(s, e)]], t)
+                return self.gen(f"{self.pool.ref(w.props[name])}[s.types[{bs}]]", t)
             if b.t == "piece":
                 raise CompileError(f"a piece has no field or property '{name}'", tok,
                                    did_you_mean(name, ["type", "class"] + list(w.fields) + list(w.props)))
@@ -296,33 +365,19 @@ class Compiler:
         base, key = n.children
         b = self.expr(base, sc)
         k = self.expr(key, sc)
-        bf, kf = b.f, k.f
         if b.t == "map":
-            def f(s, e):
-                d = bf(s, e)
-                key = kf(s, e)
-                try:
-                    return d[key]
-                except KeyError:
-                    raise RuleError(f"{key!r} is not a key of this map (keys: {', '.join(map(str, d))})") from None
-            return X(f, "int")
+            # A missing key raises KeyError, which the statement or the menu reports where it is written.
+            return self.gen(f"({self.src(b)})[{self.src(k)}]", "int")
         if b.t.startswith("list:") or b.t == "any" or b.t.startswith("table"):
             et = b.t[5:] if b.t.startswith("list:") else "any"
-
-            def g(s, e):
-                try:
-                    return bf(s, e)[kf(s, e)]
-                except (KeyError, IndexError, TypeError) as ex:
-                    raise RuleError(f"no entry {kf(s, e)!r} ({type(ex).__name__})") from None
-            return X(g, et)
+            return self.gen(f"({self.src(b)})[{self.src(k)}]", et)
         raise CompileError(f"cannot index a value of type {b.t}", n)
 
     def x_neg(self, n, sc):
         a = self.num(n.children[0], sc)
         if a.c is not NOCONST:
             return const(-a.c, "int")
-        f = a.f
-        return X(lambda s, e: -f(s, e), "int")
+        return self.gen(f"(-({self.src(a)}))", "int")
 
     def num(self, node, sc) -> X:
         x = self.expr(node, sc)
@@ -337,33 +392,23 @@ class Compiler:
         a = self.num(n.children[0], sc)
         op = str(n.children[1])
         b = self.num(n.children[2], sc)
-        af, bf = a.f, b.f
-        if op == "+":
-            def f(s, e):
-                v = af(s, e) + bf(s, e)
-                if -LIMIT <= v <= LIMIT:
-                    return v
-                raise RuleError(f"integer {v} is beyond the limit of ±2**53")
-        elif op == "-":
-            def f(s, e):
-                v = af(s, e) - bf(s, e)
-                if -LIMIT <= v <= LIMIT:
-                    return v
-                raise RuleError(f"integer {v} is beyond the limit of ±2**53")
-        elif op == "*":
-            f = lambda s, e: _bounded(af(s, e) * bf(s, e))
-        else:
-            def f(s, e, op=op):
-                d = bf(s, e)
-                if d == 0:
-                    raise RuleError("division by zero")
-                return af(s, e) // d if op == "//" else af(s, e) % d
         if a.c is not NOCONST and b.c is not NOCONST:
             try:
-                return const(f(None, None), "int")
+                if op in ("//", "%") and b.c == 0:
+                    raise RuleError("division by zero")
+                v = {"+": a.c + b.c, "-": a.c - b.c, "*": a.c * b.c}.get(op) if op in "+-*" else (
+                    a.c // b.c if op == "//" else a.c % b.c)
+                return const(_bounded(v), "int")
             except RuleError as ex:
                 raise CompileError(ex.message, n) from None
-        return X(f, "int")
+        sa, sb = self.src(a), self.src(b)
+        if op in ("//", "%"):
+            return self.gen(f"{self.pool.ref(_divide)}(({sa}), ({sb}), {op!r})", "int")
+        # Every sum, difference and product stays within ±2**53: checked where it is computed.
+        tmp = self.temp()
+        over = self.pool.ref(_too_big)
+        return self.gen(f"({tmp} if {-LIMIT} <= ({tmp} := ({sa}) {op} ({sb})) <= {LIMIT} else {over}({tmp}))",
+                        "int")
 
     def x_compare(self, n, sc):
         a = self.expr(n.children[0], sc)
@@ -372,28 +417,7 @@ class Compiler:
         if op not in ("==", "!=") and (a.t not in ("int", "any") or b.t not in ("int", "any")):
             raise CompileError(f"'{op}' compares numbers, not {a.t} and {b.t}", n)
         self.check_comparable(a, b, n)
-        af, bf = a.f, b.f
-        if b.c is not NOCONST and a.c is NOCONST:
-            # x.type == quarry, n > 0: the constant side is a value, not a call
-            c = b.c
-            f = {
-                "==": lambda s, e: af(s, e) == c,
-                "!=": lambda s, e: af(s, e) != c,
-                "<": lambda s, e: af(s, e) < c,
-                "<=": lambda s, e: af(s, e) <= c,
-                ">": lambda s, e: af(s, e) > c,
-                ">=": lambda s, e: af(s, e) >= c,
-            }[op]
-            return X(f, "bool")
-        f = {
-            "==": lambda s, e: af(s, e) == bf(s, e),
-            "!=": lambda s, e: af(s, e) != bf(s, e),
-            "<": lambda s, e: af(s, e) < bf(s, e),
-            "<=": lambda s, e: af(s, e) <= bf(s, e),
-            ">": lambda s, e: af(s, e) > bf(s, e),
-            ">=": lambda s, e: af(s, e) >= bf(s, e),
-        }[op]
-        return X(f, "bool")
+        return self.gen(f"(({self.src(a)}) {op} ({self.src(b)}))", "bool")
 
     def check_comparable(self, a: X, b: X, node):
         """Catch `x.type == 'univrsity'`: a string constant compared must be a known name."""
@@ -407,23 +431,19 @@ class Compiler:
     def x_in_(self, n, sc, negate=False):
         a = self.expr(n.children[0], sc)
         b = self.expr(n.children[1], sc)
-        af, bf = a.f, b.f
         if b.t == "zone":
-            f = lambda s, e: s.loc[af(s, e)] == bf(s, e)
+            src = f"(s.loc[{self.src(a)}] == ({self.src(b)}))"
         elif b.t.startswith("list:") or b.t == "any":
-            f = lambda s, e: af(s, e) in bf(s, e)
+            src = f"(({self.src(a)}) in ({self.src(b)}))"
         else:
             raise CompileError(f"'in' needs a zone or a list, got a {b.t}", n.children[1])
-        if negate:
-            g = f
-            return X(lambda s, e: not g(s, e), "bool")
-        return X(f, "bool")
+        return self.gen(f"(not {src})" if negate else src, "bool")
 
     def x_not_in(self, n, sc):
         return self.x_in_(n, sc, negate=True)
 
     def _chain(self, n, sc, kind):
-        """The operands of a chain `a and b and c` (or `or`), flattened: one closure, not a nest."""
+        """The operands of a chain `a and b and c` (or `or`), flattened."""
         out = []
         stack = [n]
         while stack:
@@ -438,58 +458,23 @@ class Compiler:
     def x_and_(self, n, sc):
         xs = self._chain(n, sc, "and_")
         t = "bool" if all(x.t == "bool" for x in xs) else xs[-1].t
-        fs = [x.f for x in xs]
-        if len(fs) == 2:
-            a, b = fs
-            return X(lambda s, e: a(s, e) and b(s, e), t)
-        if len(fs) == 3:
-            a, b, c = fs
-            return X(lambda s, e: a(s, e) and b(s, e) and c(s, e), t)
-        if len(fs) == 4:
-            a, b, c, d = fs
-            return X(lambda s, e: a(s, e) and b(s, e) and c(s, e) and d(s, e), t)
-
-        def f(s, e):
-            v = True
-            for g in fs:
-                v = g(s, e)
-                if not v:
-                    return v
-            return v
-        return X(f, t)
+        return self.gen("(" + " and ".join(f"({self.src(x)})" for x in xs) + ")", t)
 
     def x_or_(self, n, sc):
         xs = self._chain(n, sc, "or_")
         t = "bool" if all(x.t == "bool" for x in xs) else xs[-1].t
-        fs = [x.f for x in xs]
-        if len(fs) == 2:
-            a, b = fs
-            return X(lambda s, e: a(s, e) or b(s, e), t)
-        if len(fs) == 3:
-            a, b, c = fs
-            return X(lambda s, e: a(s, e) or b(s, e) or c(s, e), t)
-
-        def f(s, e):
-            v = False
-            for g in fs:
-                v = g(s, e)
-                if v:
-                    return v
-            return v
-        return X(f, t)
+        return self.gen("(" + " or ".join(f"({self.src(x)})" for x in xs) + ")", t)
 
     def x_not_(self, n, sc):
         a = self.expr(n.children[0], sc)
-        af = a.f
-        return X(lambda s, e: not af(s, e), "bool")
+        return self.gen(f"(not ({self.src(a)}))", "bool")
 
     def x_ternary(self, n, sc):
         a = self.expr(n.children[0], sc)
         c = self.expr(n.children[1], sc)
         b = self.expr(n.children[2], sc)
-        af, cf, bf = a.f, c.f, b.f
         t = a.t if a.t == b.t or b.t == "none" else b.t if a.t == "none" else "any"
-        return X(lambda s, e: af(s, e) if cf(s, e) else bf(s, e), t)
+        return self.gen(f"(({self.src(a)}) if ({self.src(c)}) else ({self.src(b)}))", t)
 
     def x_call(self, n, sc):
         name_tok = n.children[0]
@@ -522,15 +507,16 @@ class Compiler:
                                " -> ".join(self.def_stack + [name]) + ")", node)
         if len(args) != len(params):
             raise CompileError(f"{name}() takes {len(params)} argument(s) ({', '.join(params)}), got {len(args)}", node)
-        # Arguments are evaluated once, into fresh slots, then the body reads them (call by value).
+        # Call by value: an argument that is a constant or a plain slot is used as it is; any other is
+        # evaluated once, into a fresh slot, before the body reads it.
         compiled = [self.expr(a, sc) for a in args]
         inner = Scope(sc.unit, None)
-        slots = []
+        sets = []
         for p, x in zip(params, compiled):
-            if x.c is not NOCONST:
+            if x.c is not NOCONST or x.slot is not None:
                 inner.names[p] = ("macro", x)
             else:
-                slots.append((inner.bind(p, x.t), x.f))
+                sets.append(f"e.__setitem__({inner.bind(p, x.t)}, {self.src(x)})")
         self.w.reads.add(("def", name))
         self.def_stack.append(name)
         try:
@@ -541,22 +527,9 @@ class Compiler:
             raise
         finally:
             self.def_stack.pop()
-        bf = body_x.f
-        if not slots:
+        if not sets:
             return body_x
-        if len(slots) == 1:
-            (i, af), = slots
-
-            def f1(s, e):
-                e[i] = af(s, e)
-                return bf(s, e)
-            return X(f1, body_x.t)
-
-        def f(s, e):
-            for i, af in slots:
-                e[i] = af(s, e)
-            return bf(s, e)
-        return X(f, body_x.t)
+        return self.gen("(" + " or ".join(sets) + f" or ({self.src(body_x)}))", body_x.t)
 
     def x_call_gen(self, n, sc):
         name_tok, gen = n.children
@@ -576,7 +549,23 @@ class Compiler:
         slot = inner.bind(str(var_tok), et)
         el = self.expr(el_node, inner)
         cond = self.expr(cond_node, inner) if cond_node is not None else None
-        return agg(coll, slot, el, cond, n)
+        if name not in GEN_FORMS:
+            return agg(coll, slot, el, cond, n)
+        it = f"s.zones[{self.src(coll)}]" if coll.t == "zone" else self.src(coll)
+        if ":=" in it:  # an assignment expression may not stand in a comprehension's iterable
+            it = self.pool.ref(self.pool.function(it)) + "(s, e)"
+        loop = f"for e[{slot}] in {it}" + (f" if ({self.src(cond)})" if cond is not None else "")
+        es = self.src(el)
+        if name == "count":
+            if cond is None and el.t != "bool":
+                return self.gen(f"sum(1 {loop})", "int")
+            if cond is None:
+                return self.gen(f"sum(1 {loop} if ({es}))", "int")
+            return self.gen(f"sum(1 {loop})", "int")
+        form, t = GEN_FORMS[name]
+        if t is None:
+            t = "list:" + el.t if name == "list" else el.t
+        return self.gen(form.format(el=es, loop=loop), t)
 
     # ---------------------------------------------------------------- references (assignable)
     def ref(self, node, sc):
