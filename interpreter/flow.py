@@ -40,7 +40,7 @@ class Action:
     """One action of a step: parameters with their domains, a condition, an effect and a label."""
 
     __slots__ = ("name", "step", "params", "cond", "effect", "nslots", "label", "is_pass", "cond_text",
-                 "path", "sig_cols", "piece_params")
+                 "path", "sig_cols", "piece_params", "idfmt", "pnames")
 
 
 class Step:
@@ -264,6 +264,7 @@ class FlowCompiler:
             p.name, p.step, p.params, p.cond, p.effect, p.nslots = "pass", sid, [], None, None, 2
             p.label = {"en": [("pass", None, None)], "zh": [("放弃", None, None)]}
             p.is_pass, p.cond_text, p.path, p.sig_cols, p.piece_params = True, None, path, {}, []
+            p.idfmt, p.pnames = "pass", ()
             st.pass_action = p
         return st
 
@@ -299,6 +300,10 @@ class FlowCompiler:
                 zf = dom_f
                 dom_f = (lambda zf: lambda s, e: s.zones[zf(s, e)])(zf)
             a.params.append((str(pname), slot, dom_f, distinct))
+        a.pnames = tuple(p[0] for p in a.params)
+        # "load(k=%s,s=%s)" % values: the action's id, made without building anything else
+        a.idfmt = (a.name.replace("%", "%%") + "(" + ",".join(f"{p}=%s" for p in a.pnames) + ")"
+                   if a.params else a.name.replace("%", "%%"))
         a.cond_text = raw.get("if")
         cx = w.compile_expr(raw["if"], path + ("if",), u, sc, want="bool") if "if" in raw else None
         a.cond = cx.f if cx is not None else None

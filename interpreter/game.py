@@ -294,9 +294,7 @@ class Game:
 
     @staticmethod
     def action_id(act, vals) -> str:
-        if not vals:
-            return act.name
-        return act.name + "(" + ",".join(f"{p[0]}={v}" for p, v in zip(act.params, vals)) + ")"
+        return act.idfmt % vals if vals else act.idfmt
 
     def legal_actions(self, s: State, labels: bool = True) -> list[dict]:
         """Every legal decision now, as JSON objects {id, step, action, args[, label]}."""
@@ -306,10 +304,9 @@ class Game:
         ids = {}
         for entry in menu:
             act, vals = entry
-            aid = self.action_id(act, vals)
+            aid = act.idfmt % vals if vals else act.idfmt
             ids[aid] = entry
-            a = {"id": aid, "step": act.step, "action": act.name,
-                 "args": {p[0]: v for p, v in zip(act.params, vals)}}
+            a = {"id": aid, "step": act.step, "action": act.name, "args": dict(zip(act.pnames, vals))}
             if labels:
                 a["label"] = self.render(s, act, vals, fr)
             out.append(a)
