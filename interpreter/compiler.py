@@ -403,7 +403,9 @@ class Compiler:
                 raise CompileError(ex.message, n) from None
         sa, sb = self.src(a), self.src(b)
         if op in ("//", "%"):
-            return self.gen(f"{self.pool.ref(_divide)}(({sa}), ({sb}), {op!r})", "int")
+            d = self.temp()
+            zero = self.pool.ref(_divide)
+            return self.gen(f"((({sa}) {op} {d}) if ({d} := ({sb})) != 0 else {zero}(0, 0, {op!r}))", "int")
         # Every sum, difference and product stays within ±2**53: checked where it is computed.
         tmp = self.temp()
         over = self.pool.ref(_too_big)

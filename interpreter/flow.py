@@ -49,6 +49,7 @@ class Step:
     def menu(self, s, player, event):
         """Every legal (action, values) for `player` now."""
         s.budget = 0
+        s.pcache = {}  # a menu only reads the state: parameters are computed once per player
         act = None
         try:
             if self.cond is not None:
@@ -70,6 +71,8 @@ class Step:
             raise
         except (TypeError, KeyError, IndexError, AttributeError, ValueError) as ex:
             raise RuleError(f"a condition failed ({type(ex).__name__}: {ex})", _where(self, act)) from None
+        finally:
+            s.pcache = None
         if self.optional and out and self.pass_action is not None:
             out.append((self.pass_action, ()))
         return out

@@ -229,6 +229,7 @@ class Game:
         s.ends = []
         s.menu = None
         s.ids = None
+        s.pcache = None
         s.ev = []
         s.budget = 0
         s.flow = []

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 class State:
     __slots__ = ("g", "p", "zones", "loc", "fields", "types", "flow", "rng", "n", "opts",
-                 "decisions", "menu", "ev", "budget", "ids", "ends")
+                 "decisions", "menu", "ev", "budget", "ids", "ends", "pcache")
 
     def copy(self, layout: "Layout") -> "State":
         """A copy that shares nothing mutable with this state (the piece types are immutable)."""
@@ -52,6 +52,7 @@ class State:
         t.ends = self.ends[:]
         t.menu = None
         t.ids = None
+        t.pcache = None
         t.ev = None
         t.budget = 0
         return t
@@ -172,6 +173,7 @@ def from_json(d: dict, layout: Layout, game_id: str) -> State:
         s.flow = [_frame(f) for f in d["flow"]]
         s.menu = None
         s.ids = None
+        s.pcache = None
         s.ev = None
         s.budget = 0
         return s

@@ -232,10 +232,8 @@ def _abs(c, a, node):
 def _minmax(py):
     def build(c, a, node):
         if len(a) == 1:
-            f = a[0].f
-            return X(lambda s, e: py(f(s, e), default=0), "int")
-        fs = [x.f for x in a]
-        return X(lambda s, e: py(f(s, e) for f in fs), "int")
+            return c.gen(f"{py.__name__}(({c.src(a[0])}), default=0)", "int")
+        return c.gen(f"{py.__name__}(" + ", ".join(f"({c.src(x)})" for x in a) + ")", "int")
     return build
 
 

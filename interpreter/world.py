@@ -397,8 +397,14 @@ class World:
         fired = self.mod_fired
 
         def f(s, e):
+            pl = pf(s, e)
+            cache = s.pcache
+            if cache is not None:
+                v = cache.get((name, pl))
+                if v is not None:
+                    return v
             v = default
-            base = G + pf(s, e) * PZ
+            base = G + pl * PZ
             for z in range(base, base + PZ):
                 for x in s.zones[z]:
                     t = s.types[x]
@@ -409,6 +415,8 @@ class World:
                             v = v + m[1] if m[0] == "add" else m[1]
                             key = (t, name)
                             fired[key] = fired.get(key, 0) + 1
+            if cache is not None:
+                cache[(name, pl)] = v
             return v
         return f
 
