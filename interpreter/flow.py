@@ -64,6 +64,15 @@ class Step:
                     if act.cond is None or act.cond(s, e):
                         out.append((act, ()))
                     continue
+                if len(params) == 1 and not params[0][3]:
+                    # The common case, one plain choice: a flat loop.
+                    _, slot, dom, _ = params[0]
+                    cond = act.cond
+                    for v in dom(s, e):
+                        e[slot] = v
+                        if cond is None or cond(s, e):
+                            out.append((act, (v,)))
+                    continue
                 _enumerate(s, e, act, params, 0, (), out)
         except RuleError as ex:
             if ex.where is None:

@@ -267,6 +267,9 @@ class Game:
             advance(self, s, log)
         except RuleError as ex:
             raise RuleError(f"during setup: {ex}") from None
+        except (TypeError, KeyError, IndexError, AttributeError, ValueError) as ex:
+            # an init expression that fails (e.g. a table without that key): a rule error, not a crash
+            raise RuleError(f"during setup: {type(ex).__name__}: {ex}") from None
         return s
 
     @staticmethod
@@ -425,9 +428,12 @@ class Game:
                 e[p[1]] = v
             t.ev = []
             t.budget = 0
-            act.effect(t, e)
-            if t.ev:
-                fire_events(self, t)
+            try:
+                act.effect(t, e)
+                if t.ev:
+                    fire_events(self, t)
+            except (TypeError, KeyError, IndexError, AttributeError, ValueError) as ex:
+                raise RuleError(f"{type(ex).__name__}: {ex}", f"step {act.step}, action {act.name}") from None
         if not act.is_pass:
             mark_acted(self, t)
         t.decisions += 1
@@ -440,7 +446,10 @@ class Game:
         for pl in range(s.n):
             row = {}
             for iid, lab, f, n in self.score_items:
-                row[iid] = f(s, [pl, None] + [None] * (n - 2))
+                try:
+                    row[iid] = f(s, [pl, None] + [None] * (n - 2))
+                except (TypeError, KeyError, IndexError, AttributeError, ValueError) as ex:
+                    raise RuleError(f"{type(ex).__name__}: {ex}", f"scoring item {iid}") from None
             out.append(row)
         return out
 
