@@ -57,9 +57,20 @@ def test_a_mutated_definition_loads_or_reports_problems_never_a_traceback(tmp_pa
         for p in ex.problems:
             assert str(p)  # every problem renders
         return
-    # It still loads: then it must still start (or refuse its setup with a RuleError, never crash).
+    # It still loads: then it must start and play (or stop with a RuleError naming the rule, never crash).
+    import random
+
     from interpreter.compiler import RuleError
     try:
-        g.new_game(g.player_counts[0], seed=1)
+        s = g.new_game(g.player_counts[0], seed=1)
+        r = random.Random(1)
+        for _ in range(40):
+            if g.is_over(s):
+                break
+            acts = g.legal_actions(s)
+            if not acts:
+                break
+            s = g.apply(s, r.choice(acts))
+        g.outcome(s)
     except RuleError:
         pass
