@@ -13,6 +13,7 @@ from conftest import ROOT
 SOURCES = {
     "market_day": sorted((ROOT / "examples/market_day").glob("*.yaml")),
     "puerto_rico": sorted((ROOT / "gamedefs/puerto_rico").glob("*.yaml")),
+    "castles_of_burgundy": sorted((ROOT / "gamedefs/castles_of_burgundy").glob("*.yaml")),
 }
 
 
