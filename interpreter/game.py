@@ -20,7 +20,7 @@ from .flow import FlowCompiler, advance, mark_acted, push, run_effect, fire_even
 from .model import load_definition
 from .problems import DefinitionError, InputError, Problem, did_you_mean, sort_problems
 from .resources import data_dir
-from .state import State, StateFormatError, from_json, to_json
+from .state import State, StateFormatError, from_json, map_index, to_json
 from .world import World, label_of, unwrap
 
 
@@ -254,6 +254,7 @@ class Game:
                 s.fields.append([{k: 0 for k in init} if c in classes else None for c in cls])
             else:
                 s.fields.append([init if c in classes else None for c in cls])
+        s.mapidx = map_index(s, lay)
         try:
             for i, (t, f, n) in enumerate(self.ginit):
                 s.g[i] = self._init_value(s, t, f, n, None)

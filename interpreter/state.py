@@ -18,7 +18,7 @@ from __future__ import annotations
 
 class State:
     __slots__ = ("g", "p", "zones", "loc", "fields", "types", "flow", "rng", "n", "opts",
-                 "decisions", "menu", "ev", "budget", "ids", "ends", "pcache")
+                 "decisions", "menu", "ev", "budget", "ids", "ends", "pcache", "mapidx")
 
     def copy(self, layout: "Layout") -> "State":
         """A copy that shares nothing mutable with this state (the piece types are immutable)."""
@@ -40,10 +40,13 @@ class State:
         t.zones = [z[:] for z in self.zones]
         t.loc = self.loc[:]
         fields = [c[:] for c in self.fields]
-        for i in layout.fmaps:
-            fields[i] = [dict(v) if v is not None else None for v in fields[i]]
+        for i, pieces in self.mapidx:  # only the pieces that have the map field (fixed at setup)
+            col = fields[i]
+            for x in pieces:
+                col[x] = dict(col[x])
         t.fields = fields
         t.types = self.types
+        t.mapidx = self.mapidx
         t.flow = [f[:] for f in self.flow]
         t.rng = self.rng
         t.n = self.n
@@ -131,6 +134,11 @@ def to_json(s: State, layout: Layout, game_id: str) -> dict:
     }
 
 
+def map_index(s, layout) -> tuple:
+    """For each map-valued field column, the pieces that have it (a copy duplicates just those dicts)."""
+    return tuple((i, tuple(x for x, v in enumerate(s.fields[i]) if v is not None)) for i in layout.fmaps)
+
+
 def _plain(v):
     if isinstance(v, dict):
         return dict(v)
@@ -166,6 +174,7 @@ def from_json(d: dict, layout: Layout, game_id: str) -> State:
         s.zones = zones
         s.types = list(d["pieces"]["types"])
         s.fields = [[_load(v) for v in d["pieces"]["fields"][f]] for f in layout.fields]
+        s.mapidx = map_index(s, layout)
         s.loc = [None] * len(s.types)
         for zi, z in enumerate(zones):
             for x in z:
