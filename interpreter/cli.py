@@ -263,11 +263,9 @@ def print_outcome(game, state, lang: str) -> None:
         out(f"Winners (shared): {', '.join(person(s) for s in winners)}")
 
 
-def describe(game, state, lang: str) -> str:
-    try:
-        return game.describe(state, lang=lang)
-    except TypeError:
-        return game.describe(state)
+def describe(game, state, lang: str, viewer: int | None = None) -> str:
+    """The position in a few lines; a person at a seat (`viewer`) sees only what that seat may see."""
+    return game.describe(state, lang=lang, viewer=viewer)
 
 
 # -------------------------------------------------------------------------------------------- validate
@@ -332,7 +330,7 @@ class Quit(Exception):
 def ask_human(game, state, seat: int, legal: list[dict], lang: str) -> dict:
     def menu() -> None:
         out()
-        out(describe(game, state, lang))
+        out(describe(game, state, lang, viewer=seat))
         step = legal[0].get("step", "") if legal else ""
         out(f"{person(seat)}, your decision" + (f" ({step})" if step else "") + ":")
         for number, action in enumerate(legal, 1):

@@ -561,8 +561,9 @@ class Game:
         d["to_move"] = self.current_player(s)
         return d
 
-    def describe(self, s: State, lang: str = "en") -> str:
-        """A few lines on the position: where the flow is, then each player's vars."""
+    def describe(self, s: State, lang: str = "en", viewer: int | None = None) -> str:
+        """A few lines on the position: where the flow is, then each player's vars (seen by `viewer`:
+        other players' private vars are not shown; None shows everything)."""
         lines = []
         path = [self.nodes[fr[0]].label[lang] for fr in s.flow if self.nodes[fr[0]].phase is not None]
         if s.flow:
@@ -573,9 +574,12 @@ class Game:
             lines.append(" / ".join(path) + (f" — {self.value_text(who, 'player', lang)}" if who is not None else ""))
         else:
             lines.append("game over" if lang == "en" else "游戏结束")
+        private = {name for name, v, t in self.world.var_defs["player"] if v.get("visible") == "owner"}
         for pl in range(s.n):
             parts = []
             for name, (slot, t) in self.world.pvars.items():
+                if viewer is not None and pl != viewer and name in private:
+                    continue
                 v = s.p[pl][slot]
                 if isinstance(v, dict):
                     v = " ".join(f"{self.value_text(k, 'str', lang)}:{n}" for k, n in v.items() if n)

@@ -244,3 +244,18 @@ def test_schema_output_file(capsys, tmp_path):
     assert code == 0 and json.loads(target.read_text(encoding="utf-8"))
     assert f"$schema={target}" in err
     assert run(capsys, "schema", "--output", str(tmp_path / "no" / "dir" / "x.json"))[0] == 2
+
+
+def test_a_person_at_a_seat_does_not_see_the_others_hidden_chips(monkeypatch, capsys):
+    from interpreter.game import load_game
+    game = load_game("puerto_rico")
+    s = game.new_game(3, seed=1)
+    # give every seat some chips, then describe the position for seat 1
+    slot = game.world.pvars["vp_chips"][0]
+    for row in s.p:
+        row[slot] = 7
+    text = game.describe(s, viewer=0)
+    lines = [ln for ln in text.splitlines() if ln.strip().startswith("Player")]
+    assert "vp_chips=7" in lines[0]
+    assert all("vp_chips" not in ln for ln in lines[1:])
+    assert all("vp_chips=7" in ln for ln in game.describe(s).splitlines()[1:])
