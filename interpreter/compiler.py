@@ -142,6 +142,8 @@ class Unit:
         self.player = player          # is `player` bound here
         self.event = event            # the event's (names, types) in a hook, else None
         self.effects = effects        # may effect functions be called
+        self.assigned: dict = {}      # slot -> (name, node) of locals made by an assignment
+        self.read: set = set()        # slots some expression reads
 
     def slot(self) -> int:
         self.n += 1
@@ -237,6 +239,7 @@ class Compiler:
         if b is not None:
             if b[0] == "slot":
                 i = b[1]
+                sc.unit.read.add(i)
                 return self.gen(f"e[{i}]", b[2], slot=i)
             return b[1]
         w = self.w
@@ -737,6 +740,7 @@ class Compiler:
                 if name in self.w.reserved_names or name in ("player", "players", "event", "option"):
                     raise CompileError(f"'{name}' is a name of the game: choose another local name", target)
                 i = sc.bind(name, v.t)
+                sc.unit.assigned[i] = (name, target)
 
                 def setlocal(s, e):
                     e[i] = vf(s, e)

@@ -83,6 +83,12 @@ def written_not_read(game):
             yield Finding("written-not-read", "warning",
                           f"field '{fname}' is set by rules but nothing reads it",
                           d.where(("components", cls, "fields", fname)))
+    seen = set()
+    for name, loc in w.unused_locals:
+        if (name, str(loc)) not in seen:  # a step compiled for two contexts reports once
+            seen.add((name, str(loc)))
+            yield Finding("written-not-read", "warning", f"local '{name}' is set but never read", loc,
+                          "a misspelt name?")
 
 
 def unused_names(game):

@@ -49,6 +49,7 @@ class World:
         self.mod_fired: dict = {}  # (type, parameter) -> times a modifier applied: rule coverage
         self.active_fired: dict = {}  # type -> times active(p, type) found one: rule coverage
         self.reads: set = set()    # (what, name) that some rule reads: for the lint
+        self.unused_locals: list = []  # (name, location) of locals an effect sets and never reads
         self.writes: set = set()   # (what, name) that some rule sets
         game = d["game"] or {}
         self.game_id = str(game.get("id", d.root.name))
@@ -357,7 +358,13 @@ class World:
         def where(line, col):
             return str(d.locate(path, line, col) or ".".join(map(str, path)))
         try:
-            return self.compiler.stmts(parse_stmts(text), scope, where)
+            fn = self.compiler.stmts(parse_stmts(text), scope, where)
+            for slot, (name, node) in unit.assigned.items():
+                if slot not in unit.read:  # `totl = 3` for `total = 3`: a local nothing reads
+                    meta = getattr(node, "meta", None)
+                    self.unused_locals.append((name, self.d.locate(path, getattr(meta, "line", 1),
+                                                                     getattr(meta, "column", 1))))
+            return fn
         except DslSyntaxError as ex:
             self.error(ex.message, path, line=ex.line, col=ex.col)
         except CompileError as ex:

@@ -91,3 +91,21 @@ flow: {effect: "pass"}
 """, encoding="utf-8")
     (f,) = findings(tmp_path, "box")
     assert "add up to 9, but the box holds 10" in f.message
+
+
+def test_a_local_that_is_set_but_never_read_is_found(tmp_path):
+    (tmp_path / "g.yaml").write_text("""
+game: {id: t, players: [2]}
+vars:
+  global:
+    total: {}
+flow:
+  effect: |
+    totl = 3
+    n = 2
+    total = n
+""", encoding="utf-8")
+    fs = findings(tmp_path, "written-not-read")
+    assert [f.message for f in fs if "local" in f.message] == ["local 'totl' is set but never read"]
+    (f,) = [f for f in fs if "local" in f.message]
+    assert (f.location.line, f.location.col) == (8, 5)
