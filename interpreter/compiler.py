@@ -675,25 +675,75 @@ class Compiler:
         return None
 
     # ---------------------------------------------------------------- statements
-    def stmts(self, tree, sc: Scope, where: str):
-        """Compile a `start_stmts` tree into one function f(s, e)."""
-        fns = []
-        for c in tree.children:
-            fns.extend(self.stmt(c, sc, where))
-        return _block(fns)
+    def stmts(self, tree, sc: Scope, where):
+        """Compile a `start_stmts` tree into one generated function f(s, e).
 
-    def stmt(self, node, sc, where):
+        Each statement sets `_ln` to its number first, so a rule that fails is reported at the
+        `file:line:col` of its statement (`where(line, col)` gives that text)."""
+        lines: list = []
+        locs: list = []
+        for c in tree.children:
+            self.stmt(c, sc, where, lines, locs, 2)
+        if not lines:
+            return lambda s, e: None
+        relocate = self.pool.ref(_relocator(locs))
+        body = "\n".join("    " * d + text for d, text in lines)
+        src = ("def _f(s, e, K=K):\n    _ln = 0\n    try:\n" + body + "\n"
+               f"    except Exception as _x:\n        raise {relocate}(_x, _ln) from None\n")
+        ns = {"K": self.pool.K}
+        exec(compile(src, "<meeple rules>", "exec"), ns)
+        return ns["_f"]
+
+    def stmt(self, node, sc, where, lines, locs, depth):
         kind = node.data
         if kind == "simple_stmt":
-            out = []
             for c in node.children:
-                out.append(self._located(self.small(c, sc), c, where))
-            return out
+                lines.append((depth, f"_ln = {len(locs)}"))
+                locs.append(self._loc(where, c))
+                for text in self.small(c, sc):
+                    lines.append((depth, text))
+            return
         if kind == "if_stmt":
-            return [self.if_stmt(node, sc, where)]
+            lines.append((depth, f"_ln = {len(locs)}"))
+            locs.append(self._loc(where, node))
+            ch = node.children
+            lines.append((depth, f"if ({self.src(self.expr(ch[0], sc))}):"))
+            self.suite(ch[1], sc, where, lines, locs, depth + 1)
+            for c in ch[2:]:
+                if c.data == "elif_clause":
+                    lines.append((depth, f"elif ({self.src(self.expr(c.children[0], sc))}):"))
+                    self.suite(c.children[1], sc, where, lines, locs, depth + 1)
+                else:
+                    lines.append((depth, "else:"))
+                    self.suite(c.children[0], sc, where, lines, locs, depth + 1)
+            return
         if kind == "for_stmt":
-            return [self._located(self.for_stmt(node, sc, where), node, where)]
+            lines.append((depth, f"_ln = {len(locs)}"))
+            locs.append(self._loc(where, node))
+            var_tok, coll_node, body_node = node.children
+            coll = self.expr(coll_node, sc)
+            et = elem_type(coll.t)
+            if et is None:
+                raise CompileError(f"cannot iterate over a {coll.t}", coll_node)
+            inner = sc.child()
+            i = inner.bind(str(var_tok), et)
+            it = f"s.zones[{self.src(coll)}]" if coll.t == "zone" else self.src(coll)
+            tmp = self.temp()
+            over = self.pool.ref(_budget_exceeded)
+            # A list is copied first: the body may move the pieces of the zone it walks through.
+            lines.append((depth, f"for e[{i}] in (tuple({tmp}) if type({tmp} := ({it})) is list else {tmp}):"))
+            lines.append((depth + 1, "s.budget += 1"))
+            lines.append((depth + 1, f"if s.budget > {self.w.step_budget}: {over}({self.w.step_budget})"))
+            self.suite(body_node, inner, where, lines, locs, depth + 1)
+            return
         raise CompileError(f"unsupported statement ({kind})", node)
+
+    def suite(self, node, sc, where, lines, locs, depth):
+        n0 = len(lines)
+        for c in node.children:
+            self.stmt(c, sc, where, lines, locs, depth)
+        if len(lines) == n0:
+            lines.append((depth, "pass"))
 
     @staticmethod
     def _loc(where, node):
@@ -702,38 +752,16 @@ class Compiler:
         col = getattr(node.meta, "column", 1) if isinstance(node, Tree) else 1
         return where(line, col) if callable(where) else f"{where}, line {line}"
 
-    def _located(self, f, node, where):
-        loc = self._loc(where, node)
-
-        def run(s, e):
-            try:
-                f(s, e)
-            except RuleError as ex:
-                if ex.where is None:
-                    raise RuleError(ex.message, loc) from None
-                raise
-            except (TypeError, KeyError, IndexError, AttributeError, ValueError) as ex:
-                raise RuleError(f"{type(ex).__name__}: {ex}", loc) from None
-        return run
-
-    def suite(self, node, sc, where):
-        fns = []
-        for c in node.children:
-            fns.extend(self.stmt(c, sc, where))
-        return _block(fns)
-
-    def small(self, node, sc):
+    def small(self, node, sc) -> list[str]:
+        """The Python lines of one simple statement."""
         kind = node.data
         if kind == "pass_stmt":
-            return lambda s, e: None
+            return ["pass"]
         if kind == "expr_stmt":
-            x = self.expr(node.children[0], sc)
-            f = x.f
-            return f
+            return [self.src(self.expr(node.children[0], sc))]
         if kind == "assign":
             target, value = node.children
             v = self.expr(value, sc)
-            vf = v.f
             if (isinstance(target, Tree) and target.data == "name" and sc.lookup(str(target.children[0])) is None
                     and str(target.children[0]) not in self.w.gvars):
                 name = str(target.children[0])
@@ -741,23 +769,18 @@ class Compiler:
                     raise CompileError(f"'{name}' is a name of the game: choose another local name", target)
                 i = sc.bind(name, v.t)
                 sc.unit.assigned[i] = (name, target)
-
-                def setlocal(s, e):
-                    e[i] = vf(s, e)
-                return setlocal
-            get, set_, t = self.ref(target, sc)
-            self.check_assign(t, v, value)
-            return lambda s, e: set_(s, e, vf(s, e))
+                return [f"e[{i}] = ({self.src(v)})"]
+            place = self.place(target, sc)
+            self.check_assign(place["t"], v, value)
+            return self.store(place, f"({self.src(v)})")
         if kind == "augassign":
             target, op, value = node.children
-            get, set_, t = self.ref(target, sc)
-            if t not in ("int", "any"):
-                raise CompileError(f"'{op}' needs a number, this is a {t}", target)
+            place = self.place(target, sc)
+            if place["t"] not in ("int", "any"):
+                raise CompileError(f"'{op}' needs a number, this is a {place['t']}", target)
             v = self.num(value, sc)
-            vf = v.f
-            if str(op) == "+=":
-                return lambda s, e: set_(s, e, get(s, e) + vf(s, e))
-            return lambda s, e: set_(s, e, get(s, e) - vf(s, e))
+            sign = "+" if str(op) == "+=" else "-"
+            return self.store(place, f"_c[_k] {sign} ({self.src(v)})")
         if kind == "emit":
             name_tok = node.children[0]
             name = str(name_tok)
@@ -770,12 +793,74 @@ class Compiler:
             if len(args) != len(names):
                 raise CompileError(f"event {name} has {len(names)} argument(s) ({', '.join(names)}), "
                                    f"got {len(args)}", node)
-            fs = [a.f for a in args]
-
-            def emit(s, e):
-                s.ev.append((name, tuple(f(s, e) for f in fs)))
-            return emit
+            return [f"s.ev.append(({name!r}, (" + "".join(f"({self.src(a)}), " for a in args) + ")))"]
         raise CompileError(f"unsupported statement ({kind})", node)
+
+    def place(self, node, sc) -> dict:
+        """Where an assignment stores: a container and a key (as source), the type, the lower bound and
+        how to name it in a message."""
+        w = self.w
+        if isinstance(node, Tree) and node.data == "name":
+            name = str(node.children[0])
+            b = sc.lookup(name)
+            if b is not None and b[0] == "slot":
+                sc.unit.read.add(b[1])  # `n += 1` is a use of n, not a new local
+                return {"c": "e", "k": str(b[1]), "t": b[2], "lo": None, "what": name}
+            if name in w.gvars:
+                w.writes.add(("var", name))
+                slot, t = w.gvars[name]
+                return {"c": "s.g", "k": str(slot), "t": t, "lo": w.gvar_min.get(name), "what": name}
+            raise CompileError(f"'{name}' is not a var that can be set", node,
+                               did_you_mean(name, list(w.gvars) + list(sc.names)))
+        if isinstance(node, Tree) and node.data == "attr":
+            base, tok = node.children
+            name = str(tok)
+            b = self.expr(base, sc)
+            if b.t == "player" and name in w.pvars:
+                w.writes.add(("pvar", name))
+                slot, t = w.pvars[name]
+                return {"c": f"s.p[{self.src(b)}]", "k": str(slot), "t": t, "lo": w.pvar_min.get(name),
+                        "what": f"player {{0}}'s {name}", "arg": f"({self.src(b)}) + 1"}
+            if b.t in ("piece", "any") and name in w.fields:
+                w.writes.add(("field", name))
+                col, t = w.fields[name]
+                return {"c": f"s.fields[{col}]", "k": self.src(b), "t": t, "lo": w.field_min.get(name),
+                        "what": f"field {name}"}
+            if b.t == "player":
+                raise CompileError(f"a player has no var '{name}'", tok, did_you_mean(name, w.pvars))
+            if b.t == "piece":
+                raise CompileError(f"a piece has no field '{name}'", tok, did_you_mean(name, w.fields))
+            raise CompileError(f"'{name}' cannot be set here (only vars and piece fields can)", tok)
+        if isinstance(node, Tree) and node.data == "index":
+            base, key = node.children
+            before = set(w.reads)
+            b = self.expr(base, sc)
+            # Setting m[k] writes the map; reading the map to find the entry is not a read of it.
+            for r in set(w.reads) - before:
+                if r[0] in ("var", "pvar", "field"):
+                    w.reads.discard(r)
+                    w.writes.add(r)
+            if b.t != "map":
+                raise CompileError(f"only a map entry can be set by index, not a {b.t}", node)
+            k = self.expr(key, sc)
+            return {"c": self.src(b), "k": self.src(k), "t": "int", "lo": self.map_min(base), "what": "{0}",
+                    "arg": "_k", "map": True}
+        raise CompileError("this cannot be assigned to", node)
+
+    def store(self, place, value_src) -> list[str]:
+        """Lines that compute a value and store it at `place`, refusing what its bounds forbid."""
+        lo = place["lo"]
+        low = -LIMIT if lo is None else lo
+        bad = self.pool.ref(_bad_value)
+        out = [f"_c = {place['c']}", f"_k = {place['k']}"]
+        if place.get("map"):
+            out.append(f"if _k not in _c: {self.pool.ref(_no_key)}(_k, _c)")
+        out.append(f"_v = {value_src}")
+        arg = place.get("arg", "None")
+        out.append(f"if type(_v) is int and not {low} <= _v <= {LIMIT}: "
+                   f"{bad}(_v, {place['what']!r}, {lo!r}, {arg})")
+        out.append("_c[_k] = _v")
+        return out
 
     def check_assign(self, t, v: X, node):
         if t in ("any",) or v.t in ("any", "none") or t == v.t:
@@ -786,80 +871,31 @@ class Compiler:
             return
         raise CompileError(f"cannot assign a {v.t} to a {t}", node)
 
-    def if_stmt(self, node, sc, where):
-        branches = []
-        ch = node.children
-        cond = self.expr(ch[0], sc)
-        branches.append((cond.f, self.suite(ch[1], sc, where)))
-        otherwise = None
-        for c in ch[2:]:
-            if c.data == "elif_clause":
-                cx = self.expr(c.children[0], sc)
-                branches.append((cx.f, self.suite(c.children[1], sc, where)))
-            else:
-                otherwise = self.suite(c.children[0], sc, where)
-        loc = self._loc(where, node)
 
-        def run(s, e):
-            try:
-                for cf, body in branches:
-                    if cf(s, e):
-                        body(s, e)
-                        return
-            except RuleError as ex:
-                if ex.where is None:
-                    raise RuleError(ex.message, loc) from None
-                raise
-            except (TypeError, KeyError, IndexError, AttributeError, ValueError) as ex:
-                raise RuleError(f"{type(ex).__name__}: {ex}", loc) from None
-            if otherwise is not None:
-                otherwise(s, e)
-        return run
-
-    def for_stmt(self, node, sc, where):
-        var_tok, coll_node, body_node = node.children
-        coll = self.expr(coll_node, sc)
-        et = elem_type(coll.t)
-        if et is None:
-            raise CompileError(f"cannot iterate over a {coll.t}", coll_node)
-        inner = sc.child()
-        i = inner.bind(str(var_tok), et)
-        body = self.suite(body_node, inner, where)
-        cf = coll.f
-        if coll.t == "zone":
-            zf = cf
-            cf = lambda s, e: s.zones[zf(s, e)]
-        budget = self.w.step_budget
-
-        def run(s, e):
-            items = cf(s, e)
-            for v in (tuple(items) if type(items) is list else items):
-                s.budget += 1
-                if s.budget > budget:
-                    raise RuleError(f"an effect ran more than {budget} loop steps")
-                e[i] = v
-                body(s, e)
-        return run
+def _relocator(locs):
+    """What a generated effect raises when its statement number `ln` fails: a RuleError naming the place."""
+    def relocate(ex, ln):
+        loc = locs[ln] if 0 <= ln < len(locs) else None
+        if isinstance(ex, RuleError):
+            return ex if ex.where is not None else RuleError(ex.message, loc)
+        if isinstance(ex, (TypeError, KeyError, IndexError, AttributeError, ValueError, ZeroDivisionError)):
+            return RuleError(f"{type(ex).__name__}: {ex}", loc)
+        return ex
+    return relocate
 
 
-def _block(fns):
-    if not fns:
-        return lambda s, e: None
-    if len(fns) == 1:
-        return fns[0]
-    if len(fns) == 2:
-        a, b = fns
+def _budget_exceeded(budget):
+    raise RuleError(f"an effect ran more than {budget} loop steps")
 
-        def run2(s, e):
-            a(s, e)
-            b(s, e)
-        return run2
-    fns = tuple(fns)
 
-    def run(s, e):
-        for f in fns:
-            f(s, e)
-    return run
+def _bad_value(v, what, lo, arg=None):
+    if lo is not None and v < lo:
+        raise RuleError(f"{what.format(arg)} would become {v} (below {lo})")
+    raise RuleError(f"integer {v} is beyond the limit of ±2**53")
+
+
+def _no_key(k, d):
+    raise RuleError(f"{k!r} is not a key of this map (keys: {', '.join(map(str, d))})")
 
 
 def _value_type(v) -> str:
