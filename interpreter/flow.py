@@ -64,14 +64,25 @@ class Step:
                     if act.cond is None or act.cond(s, e):
                         out.append((act, ()))
                     continue
-                if len(params) == 1 and not params[0][3]:
-                    # The common case, one plain choice: a flat loop.
-                    _, slot, dom, _ = params[0]
+                if len(params) == 1:
+                    # The common case, one choice: a flat loop.
+                    _, slot, dom, distinct = params[0]
                     cond = act.cond
+                    if not distinct:
+                        for v in dom(s, e):
+                            e[slot] = v
+                            if cond is None or cond(s, e):
+                                out.append((act, (v,)))
+                        continue
+                    seen = set()
                     for v in dom(s, e):
+                        sig = _signature(s, v, act.sig_cols)
+                        if sig in seen:
+                            continue
                         e[slot] = v
                         if cond is None or cond(s, e):
                             out.append((act, (v,)))
+                            seen.add(sig)
                     continue
                 _enumerate(s, e, act, params, 0, (), out)
         except RuleError as ex:
@@ -93,19 +104,27 @@ def _where(step, act):
     return f"step {step.id}, action {act.name}"
 
 
+def _signature(s, x, cols):
+    """What tells piece x apart from others of its type for a `distinct` choice: its type and fields."""
+    t = s.types[x]
+    cs = cols[t]
+    if not cs:
+        return t
+    if len(cs) == 1:
+        return (t, s.fields[cs[0]][x])
+    return (t,) + tuple([s.fields[c][x] for c in cs])
+
+
 def _enumerate(s, e, act, params, i, vals, out):
     name, slot, dom, distinct = params[i]
     items = dom(s, e)
     if distinct:
         seen = set()
-        fields = s.fields
-        types = s.types
         cols = act.sig_cols
     last = i == len(params) - 1
     for v in (items if type(items) is not list else tuple(items)):
         if distinct:
-            t = types[v]
-            sig = (t,) + tuple([fields[c][v] for c in cols[t]])
+            sig = _signature(s, v, cols)
             if sig in seen:
                 continue
         e[slot] = v
