@@ -1,9 +1,13 @@
-"""Compile DSL trees into Python closures, checking every name and type against the definition.
+"""Compile DSL trees into generated Python functions, checking every name and type against the definition.
 
-A compiled expression is an `X`: a function `f(s, e)` of the state and an environment list, its static type
-and, when it is a constant, its value. The environment is `[player, event_args, local slots...]`; each
+A compiled expression is an `X`: Python source over `s` (the state) and `e` (an environment list) — or, for
+the vocabulary's functions, a closure `f(s, e)` — with its static type and, when it is a constant, its value.
+The source becomes a function only where one is needed (a condition, a domain, an argument of a vocabulary
+function), so `a.x + b.y > 3 and f(x)` runs as one function. An effect body becomes one function with its
+statements numbered for error locations. The environment is `[player, event_args, local slots...]`; each
 compiled unit (one effect, one action, one condition) allocates its own slots at compile time, so nothing is
-looked up by name during play.
+looked up by name during play. Generated code names nothing an author wrote: names are slots, and every
+constant, table or function is `K[i]` of the `Pool`.
 
 Types are strings: 'int', 'bool', 'str', 'player', 'piece', 'zone', 'map', 'none', 'any', and 'list:T'
 for lists of T. They exist to resolve `x.name` at load time and to report mistakes where they are written.
