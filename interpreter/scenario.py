@@ -112,6 +112,7 @@ class Runner:
             s = self.given(s, entry.get("given") or {}, res)
             if res.failures:
                 return res
+            start_loc = list(s.loc)
             for i, step in enumerate(entry.get("when") or []):
                 s = self.when(s, step, i, res)
                 if s is None:
@@ -119,6 +120,10 @@ class Runner:
             self.then(s, entry.get("then") or {}, res, "then")
             for trig in s.ends:  # for the verifier's coverage: this ending was reached
                 g.fired[("end", trig)] = g.fired.get(("end", trig), 0) + 1
+            for x, z in enumerate(s.loc):  # and these components moved in the example
+                if z != start_loc[x]:
+                    key = ("component", s.types[x])
+                    g.fired[key] = g.fired.get(key, 0) + 1
         except ScenarioError as ex:
             res.failures.append(f"scenario mistake: {ex}")
         except (RuleError, IllegalAction, ValueError, KeyError, TypeError) as ex:
