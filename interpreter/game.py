@@ -1,6 +1,6 @@
 """The public API: load a game, start one, list and apply decisions, score, view, save and load.
 
-    game = load_game("market_day")   # a name under gamedefs/ or a directory
+    game = load_game("examples/market_day")   # a directory, or a name under gamedefs/
     s = game.new_game(players=4, seed=1)
     while not game.is_over(s):
         s = game.apply(s, game.legal_actions(s)[0])
