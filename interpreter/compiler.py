@@ -21,6 +21,7 @@ from .problems import did_you_mean
 
 LIMIT = 2 ** 53
 NOCONST = object()
+MAX_PARENS = 90  # open parentheses in one generated expression before it becomes a function of its own
 
 
 class CompileError(Exception):
@@ -193,6 +194,9 @@ class Compiler:
         self._temps = 0
 
     def gen(self, src, t, slot=None) -> X:
+        if src.count("(") > MAX_PARENS:
+            # CPython refuses about 200 nested parentheses: deep defs continue in a function of their own.
+            src = self.pool.ref(self.pool.function(src)) + "(s, e)"
         return X(None, t, slot=slot, src=src, pool=self.pool)
 
     def src(self, x: X) -> str:

@@ -728,3 +728,14 @@ def test_definition_error_text_lists_each_problem_on_its_own_line(tmp_path):
         make_game(tmp_path, text)
     lines = str(info.value).splitlines()
     assert len(lines) == 2 and "nope1" in lines[0] and "nope2" in lines[1]
+
+
+def test_deeply_nested_defs_compile_and_evaluate(tmp_path):
+    """Generated code nests; past CPython's limit on nested parentheses it continues in a new function."""
+    defs = ['  "d0(x)": "x + 1"'] + [f'  "d{i}(x)": "d{i - 1}((x + 1) * 1) + 1"' for i in range(1, 60)]
+    text = ("game: {id: deep, players: [2]}\nvars:\n  global:\n    v: {}\ndefs:\n" + "\n".join(defs)
+            + '\nflow:\n  effect: "v = d59(v)"\nscoring:\n  items:\n    s: {expr: "v"}\n')
+    (tmp_path / "g.yaml").write_text(text, encoding="utf-8")
+    from interpreter.game import load_game
+    game = load_game(tmp_path)
+    assert game.outcome(game.new_game(2))["scores"] == [119, 119]
