@@ -263,8 +263,8 @@ class FlowCompiler:
                 w.error(f"direction must be clockwise or counterclockwise, not '{direction}'",
                         path + ("direction",))
             mode = raw.get("until", "once")
-            if mode not in ("once", "all_pass"):
-                w.error(f"each_player until must be 'once' or 'all_pass', not '{mode}'", path + ("until",))
+            if mode not in ("once", "all_pass", "one_left"):
+                w.error(f"each_player until must be once, all_pass or one_left, not '{mode}'", path + ("until",))
             n.extra = (frm, 1 if direction == "clockwise" else -1, mode, int(raw.get("max", DEFAULT_MAX)), order)
             return self.add(n)
         w.error("a flow node needs one of: effect, step, call, if, repeat, each_player", path)
@@ -514,6 +514,22 @@ def _advance(game, s, log):
                     fr[4] = [(first + direction * k) % s.n for k in range(s.n)]
             order = fr[4]
             i = fr[3]
+            if mode == "one_left":
+                # An auction: around and around; a player who passes is out; the last one left ends it.
+                # fr[3] is the seat's place in the (shrinking) order, fr[6] says a turn is under way.
+                if fr[6]:
+                    if fr[5]:
+                        i += 1
+                    else:
+                        order = fr[4] = order[:i] + order[i + 1:]
+                    fr[5] = fr[6] = 0
+                if len(order) <= 1:
+                    s.flow.pop()
+                    continue
+                i %= len(order)
+                fr[3], fr[6] = i, 1
+                push(s, node.children[0], order[i], fr[2])
+                continue
             if not order or (mode == "once" and i >= len(order)):
                 s.flow.pop()
                 continue

@@ -437,7 +437,7 @@ def test_emit_checks_the_event_and_its_arguments(tmp_path):
 @pytest.mark.parametrize("flow,message", [
     ("{step: nope}", "unknown step 'nope'"),
     ("{each_player: [], direction: sideways}", "direction must be clockwise or counterclockwise"),
-    ("{each_player: [], until: forever}", "each_player until must be 'once' or 'all_pass'"),
+    ("{each_player: [], until: forever}", "each_player until must be once, all_pass or one_left"),
     ("{call: nowhere}", "unknown name 'nowhere'"),
 ])
 def test_flow_mistakes_are_reported_at_load(tmp_path, flow, message):
@@ -473,3 +473,56 @@ def test_a_mistake_in_a_step_used_by_a_hook_is_reported_once(tmp_path):
           a: {effect: "nope += 1"}
     """)
     assert len(problems) == 1
+
+
+BIDDING = """
+game: {id: auction, players: [2, 3, 4]}
+vars:
+  global:
+    bid: {}
+    high: {type: player}
+  player:
+    coins: {init: 5}
+flow:
+  - each_player: {step: bid}
+    from: "0"
+    until: one_left
+  - effect: "high.coins -= bid"
+steps:
+  bid:
+    optional: true
+    actions:
+      raise:
+        if: "bid < player.coins and player != high"
+        effect: |
+          bid += 1
+          high = player
+scoring:
+  items:
+    coins: {expr: "player.coins"}
+"""
+
+
+def test_one_left_goes_around_until_all_but_one_have_passed(tmp_path):
+    game = make_game(tmp_path, BIDDING)
+    s = game.new_game(3)
+    seen = []
+    # seat 1 raises, seat 2 raises, seat 3 passes (out), seat 1 passes (out): seat 2 wins at 2
+    for choice in ("raise", "raise", "pass", "pass"):
+        seen.append(game.current_player(s))
+        s = game.apply(s, choice)
+    assert seen == [0, 1, 2, 0]
+    assert game.is_over(s)
+    assert game.scores(s) == [5, 3, 5]
+
+
+def test_a_player_who_passed_in_an_auction_is_not_asked_again(tmp_path):
+    game = make_game(tmp_path, BIDDING)
+    s = game.new_game(4)
+    order = []
+    for choice in ("pass", "raise", "raise", "raise", "raise", "pass", "pass"):
+        order.append(game.current_player(s))
+        s = game.apply(s, choice)
+    # seat 1 passes first and never comes back; 2, 3, 4 raise; 2 raises again; 3 and 4 pass
+    assert order == [0, 1, 2, 3, 1, 2, 3]
+    assert game.is_over(s) and game.scores(s)[1] == 1
