@@ -196,13 +196,17 @@ class Game:
             item = item if isinstance(item, dict) else {"expr": item}
             u = Unit(player=True)
             x = w.compile_expr(item.get("expr", 0), ("scoring", "items", iid, "expr"), u)
-            if x is not None:
+            if x is not None and x.t not in ("int", "bool", "any"):
+                w.error(f"a scoring item is a number, not a {x.t}", ("scoring", "items", iid, "expr"))
+            elif x is not None:
                 self.score_items.append((iid, label_of(item, iid), x.f, u.n))
         self.tiebreaks = []
         for i, t in enumerate(sc.get("tiebreak") or []):
             u = Unit(player=True)
             x = w.compile_expr(t if not isinstance(t, dict) else t.get("expr"), ("scoring", "tiebreak", i), u)
-            if x is not None:
+            if x is not None and x.t not in ("int", "bool", "any"):
+                w.error(f"a tiebreak is a number, not a {x.t}", ("scoring", "tiebreak", i))
+            elif x is not None:
                 self.tiebreaks.append((x.f, u.n))
         self.score_order = sc.get("order", "high")
 
@@ -448,9 +452,12 @@ class Game:
             row = {}
             for iid, lab, f, n in self.score_items:
                 try:
-                    row[iid] = f(s, [pl, None] + [None] * (n - 2))
+                    v = f(s, [pl, None] + [None] * (n - 2))
                 except (TypeError, KeyError, IndexError, AttributeError, ValueError) as ex:
                     raise RuleError(f"{type(ex).__name__}: {ex}", f"scoring item {iid}") from None
+                if type(v) not in (int, bool):
+                    raise RuleError(f"scoring item {iid} gave {v!r}, not a number")
+                row[iid] = int(v)
             out.append(row)
         return out
 
@@ -460,7 +467,14 @@ class Game:
     def outcome(self, s: State) -> dict:
         bd = self.score_breakdown(s)
         scores = [sum(r.values()) for r in bd]
-        tb = [[f(s, [pl, None] + [None] * (n - 2)) for f, n in self.tiebreaks] for pl in range(s.n)]
+        try:
+            tb = [[f(s, [pl, None] + [None] * (n - 2)) for f, n in self.tiebreaks] for pl in range(s.n)]
+        except (TypeError, KeyError, IndexError, AttributeError, ValueError) as ex:
+            raise RuleError(f"{type(ex).__name__}: {ex}", "scoring tiebreak") from None
+        for row in tb:
+            for v in row:
+                if type(v) not in (int, bool):
+                    raise RuleError(f"a tiebreak gave {v!r}, not a number")
         sign = 1 if self.score_order == "high" else -1
         keys = [(sign * scores[pl],) + tuple(tb[pl]) for pl in range(s.n)]
         best = max(keys)

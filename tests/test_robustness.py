@@ -75,3 +75,29 @@ def test_a_mutated_definition_loads_or_reports_problems_never_a_traceback(tmp_pa
         g.outcome(s)
     except RuleError:
         pass
+
+
+TOKENS = ["player", "players", "p", "x", "coins", ".", "coins", "hand", "size", "(", ")", "[", "]", ",", "+",
+          "-", "*", "//", "%", "==", "<", "and", "or", "not", "if", "else", "for", "in", "sum", "count", "max",
+          "first", "list", "1", "0", "7", "'apple'", "apple", "price", "none", "true", "len", "top", "deck",
+          "x.crop", "held", "player.hand", "range"]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(words=st.lists(st.sampled_from(TOKENS), min_size=1, max_size=12))
+def test_any_expression_text_compiles_or_is_reported_never_a_traceback(tmp_path_factory, words):
+    from interpreter.compiler import RuleError
+    d = tmp_path_factory.mktemp("expr")
+    src = (ROOT / "examples/market_day/game.yaml").read_text(encoding="utf-8")
+    expr = " ".join(words).replace('"', "'")
+    d.joinpath("game.yaml").write_text(src.replace('coins: {expr: "player.coins"', f'coins: {{expr: "{expr}"'),
+                                       encoding="utf-8")
+    try:
+        g = load_game(d)
+    except DefinitionError as ex:
+        assert all(p.location is not None for p in ex.problems)
+        return
+    try:
+        g.outcome(g.new_game(2, seed=1))
+    except RuleError:
+        pass
