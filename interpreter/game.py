@@ -482,6 +482,28 @@ class Game:
                 "winners": [pl for pl in range(s.n) if keys[pl] == best], "over": self.is_over(s),
                 "ends": list(s.ends)}
 
+    # ------------------------------------------------------------ inspection
+    def evaluate(self, s: State, text: str, player: int | None = None):
+        """The value of a DSL expression in state `s` (with `player` bound if given): for tools, tests
+        and the curious. Compiled once per text; mistakes raise DefinitionError, failures RuleError."""
+        key = (text, player is not None)
+        cache = self.__dict__.setdefault("_evaluated", {})
+        hit = cache.get(key)
+        if hit is None:
+            from .compiler import CompileError
+            from .dsl import DslSyntaxError, parse_expr
+            u = Unit(player=player is not None)
+            try:
+                x = self.world.compiler.expr(parse_expr(text), Scope(u))
+            except (CompileError, DslSyntaxError) as ex:
+                raise DefinitionError([Problem(f"{text!r}: {ex.message}", None, getattr(ex, "hint", None))]) from None
+            hit = cache[key] = (x.f, u.n)
+        f, n = hit
+        try:
+            return f(s, [player, None] + [None] * (n - 2))
+        except (TypeError, KeyError, IndexError, AttributeError, ValueError) as ex:
+            raise RuleError(f"{type(ex).__name__}: {ex}", repr(text)) from None
+
     # ------------------------------------------------------------ views and persistence
     def to_json(self, s: State) -> dict:
         return to_json(s, self.layout, self.id)

@@ -96,3 +96,17 @@ def run_random(game: Game, players: int, seed: int, max_decisions: int = 10_000,
         out.actions.append(a)
         out.states.append(s)
     return out
+
+
+def split_items(text):
+    """(the game text without its scoring items, {item: expression}): for tests that read expressions
+    of any type, which scoring items (numbers only) may not hold."""
+    import yaml
+    data = yaml.safe_load(textwrap.dedent(text))
+    items = {k: v["expr"] for k, v in ((data.pop("scoring", None) or {}).get("items") or {}).items()}
+    return yaml.safe_dump(data, allow_unicode=True, sort_keys=False), items
+
+
+def evaluate_all(game, state, items, player=0):
+    """{item: value of its expression} in `state`, with `player` bound."""
+    return {k: game.evaluate(state, e, player) for k, e in items.items()}

@@ -13,7 +13,7 @@ from interpreter import rng
 from interpreter.compiler import LIMIT, RuleError
 from interpreter.problems import DefinitionError
 
-from games import make_game, position_of, problem_about, problems_of
+from games import evaluate_all, make_game, position_of, problem_about, problems_of, split_items
 
 # ---------------------------------------------------------------- values of expressions
 # Each entry: (expression, expected value). All are items of one game's scoring, read for player 1 (seat 0)
@@ -82,8 +82,9 @@ scoring:
 @pytest.fixture(scope="module")
 def values(tmp_path_factory):
     items = "\n".join(f"    {k}: {{expr: {e!r}}}" for k, (e, _) in VALUES.items())
-    game = make_game(tmp_path_factory.mktemp("values"), VALUES_GAME % items)
-    return game.score_breakdown(game.new_game(3))[0]
+    text, exprs = split_items(VALUES_GAME % items)
+    game = make_game(tmp_path_factory.mktemp("values"), text)
+    return evaluate_all(game, game.new_game(3), exprs)
 
 
 @pytest.mark.parametrize("key", list(VALUES))

@@ -395,3 +395,12 @@ def test_describe_says_where_the_flow_is(market_day):
     assert market_day.describe(s).splitlines()[0].startswith("Your turn — Player")
     assert market_day.describe(s, "zh").splitlines()[0].startswith("你的回合 — 玩家")
     assert market_day.describe(run_random(market_day, 2, seed=1).final) .startswith("game over")
+
+
+def test_evaluate_reads_any_expression_in_a_state(shop):
+    s = shop.new_game(2)
+    assert shop.evaluate(s, "player_count") == 2
+    assert shop.evaluate(s, "player.coins", player=1) == shop.evaluate(s, "player.coins", player=1)
+    from interpreter.problems import DefinitionError
+    with pytest.raises(DefinitionError, match="unknown name"):
+        shop.evaluate(s, "no_such_name")

@@ -11,7 +11,7 @@ from interpreter import rng
 from interpreter.compiler import RuleError
 from interpreter.invariants import pieces_consistent
 
-from games import make_game, problem_about, problems_of
+from games import evaluate_all, make_game, problem_about, problems_of, split_items
 
 VOCAB_GAME = """
 game: {id: vocab, players: [2, 3]}
@@ -132,12 +132,15 @@ QUERIES = {
 @pytest.fixture(scope="module")
 def vocab(tmp_path_factory):
     items = "\n".join(f"    {k}: {{expr: {e!r}}}" for k, (e, _) in QUERIES.items())
-    return make_game(tmp_path_factory.mktemp("vocab"), VOCAB_GAME % items)
+    text, exprs = split_items(VOCAB_GAME % items)
+    game = make_game(tmp_path_factory.mktemp("vocab"), text)
+    game.test_exprs = exprs
+    return game
 
 
 @pytest.fixture(scope="module")
 def queries(vocab):
-    return vocab.score_breakdown(vocab.new_game(3))[0]
+    return evaluate_all(vocab, vocab.new_game(3), vocab.test_exprs)
 
 
 @pytest.mark.parametrize("key", list(QUERIES))
@@ -368,14 +371,17 @@ scoring:
 
 @pytest.fixture(scope="module")
 def params(tmp_path_factory):
-    return make_game(tmp_path_factory.mktemp("params"), PARAMS_GAME)
+    text, exprs = split_items(PARAMS_GAME)
+    game = make_game(tmp_path_factory.mktemp("params"), text)
+    game.test_exprs = exprs
+    return game
 
 
 def seat0(game, *actions):
     s = game.new_game(2)
     for a in actions:
         s = game.apply(s, a)
-    return game.score_breakdown(s)[0]
+    return evaluate_all(game, s, game.test_exprs, player=0)
 
 
 def test_parameters_start_at_their_default(params):
@@ -416,7 +422,7 @@ def test_pieces_of_others_and_in_global_zones_do_not_count(params):
     s = params.new_game(2)
     for a in ("give(b=0)", "give(b=4)", "work_all"):
         s = params.apply(s, a)
-    assert params.score_breakdown(s)[1]["bonus"] == 13
+    assert params.evaluate(s, params.test_exprs["bonus"], player=1) == 13
 
 
 def test_piece_of_gives_the_players_first_piece_of_a_type(params):
