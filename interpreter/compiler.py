@@ -74,10 +74,15 @@ class Pool:
         """A function f(s, e) returning the value of `src` (compiled once per distinct source)."""
         f = self._functions.get(src)
         if f is None:
-            ns = {"K": self.K}
-            exec(compile(f"def _f(s, e, K=K):\n    return {src}\n", "<meeple rules>", "exec"), ns)
-            f = self._functions[src] = ns["_f"]
+            f = self._functions[src] = self.define("s, e", [f"return {src}"])
         return f
+
+    def define(self, params: str, body: list[str]):
+        """A function of `params` (plus K) whose body is the given lines (already indented past the def)."""
+        ns = {"K": self.K}
+        src = f"def _f({params}, K=K):\n" + "\n".join("    " + line for line in body) + "\n"
+        exec(compile(src, "<meeple rules>", "exec"), ns)
+        return ns["_f"]
 
 
 class X:
@@ -109,10 +114,8 @@ def _too_big(v):
     raise RuleError(f"integer {v} is beyond the limit of ±2**53")
 
 
-def _divide(a, b, op):
-    if b == 0:
-        raise RuleError("division by zero")
-    return a // b if op == "//" else a % b
+def _division_by_zero():
+    raise RuleError("division by zero")
 
 
 # Aggregates over a generator, as Python source: {el} the element, {loop} `for e[i] in ... if ...`.
@@ -415,8 +418,8 @@ class Compiler:
         sa, sb = self.src(a), self.src(b)
         if op in ("//", "%"):
             d = self.temp()
-            zero = self.pool.ref(_divide)
-            return self.gen(f"((({sa}) {op} {d}) if ({d} := ({sb})) != 0 else {zero}(0, 0, {op!r}))", "int")
+            zero = self.pool.ref(_division_by_zero)
+            return self.gen(f"((({sa}) {op} {d}) if ({d} := ({sb})) != 0 else {zero}())", "int")
         # Every sum, difference and product stays within ±2**53: checked where it is computed.
         tmp = self.temp()
         over = self.pool.ref(_too_big)
@@ -582,92 +585,14 @@ class Compiler:
 
     # ---------------------------------------------------------------- references (assignable)
     def ref(self, node, sc):
-        """(get, set, type) for an assignable place."""
-        if isinstance(node, Tree) and node.data == "name":
-            name = str(node.children[0])
-            b = sc.lookup(name)
-            if b is not None and b[0] == "slot":
-                i = b[1]
-
-                def setl(s, e, v):
-                    e[i] = v
-                return (lambda s, e: e[i], setl, b[2])
-            w = self.w
-            if name in w.gvars:
-                w.writes.add(("var", name))
-                slot, t = w.gvars[name]
-                lo = w.gvar_min.get(name)
-
-                def setg(s, e, v):
-                    if lo is not None and v < lo:
-                        raise RuleError(f"{name} would become {v} (below {lo})")
-                    s.g[slot] = _bounded(v)
-                return (lambda s, e: s.g[slot], setg, t)
-            raise CompileError(f"'{name}' is not a var that can be set", node,
-                               did_you_mean(name, list(w.gvars) + list(sc.names)))
-        if isinstance(node, Tree) and node.data == "attr":
-            base, tok = node.children
-            name = str(tok)
-            b = self.expr(base, sc)
-            bf = b.f
-            w = self.w
-            if b.t == "player" and name in w.pvars:
-                w.writes.add(("pvar", name))
-                slot, t = w.pvars[name]
-                lo = w.pvar_min.get(name)
-
-                def setp(s, e, v):
-                    if lo is not None and v < lo:
-                        raise RuleError(f"player {bf(s, e) + 1}'s {name} would become {v} (below {lo})")
-                    s.p[bf(s, e)][slot] = _bounded(v)
-                return (lambda s, e: s.p[bf(s, e)][slot], setp, t)
-            if b.t in ("piece", "any") and name in w.fields:
-                w.writes.add(("field", name))
-                col, t = w.fields[name]
-                lo = w.field_min.get(name)
-
-                def setf(s, e, v):
-                    if lo is not None and v < lo:
-                        raise RuleError(f"field {name} would become {v} (below {lo})")
-                    s.fields[col][bf(s, e)] = _bounded(v)
-                return (lambda s, e: s.fields[col][bf(s, e)], setf, t)
-            if b.t == "player":
-                raise CompileError(f"a player has no var '{name}'", tok, did_you_mean(name, w.pvars))
-            if b.t == "piece":
-                raise CompileError(f"a piece has no field '{name}'", tok, did_you_mean(name, w.fields))
-            raise CompileError(f"'{name}' cannot be set here (only vars and piece fields can)", tok)
-        if isinstance(node, Tree) and node.data == "index":
-            base, key = node.children
-            before = set(self.w.reads)
-            b = self.expr(base, sc)
-            # Setting m[k] writes the map; reading the map to find the entry is not a read of it.
-            for r in set(self.w.reads) - before:
-                if r[0] in ("var", "pvar", "field"):
-                    self.w.reads.discard(r)
-                    self.w.writes.add(r)
-            if b.t != "map":
-                raise CompileError(f"only a map entry can be set by index, not a {b.t}", node)
-            k = self.expr(key, sc)
-            bf, kf = b.f, k.f
-            lo = self.map_min(base)
-
-            def getm(s, e):
-                d = bf(s, e)
-                key = kf(s, e)
-                if key not in d:
-                    raise RuleError(f"{key!r} is not a key of this map (keys: {', '.join(map(str, d))})")
-                return d[key]
-
-            def setm(s, e, v):
-                d = bf(s, e)
-                key = kf(s, e)
-                if key not in d:
-                    raise RuleError(f"{key!r} is not a key of this map (keys: {', '.join(map(str, d))})")
-                if lo is not None and v < lo:
-                    raise RuleError(f"{key} would become {v} (below {lo})")
-                d[key] = _bounded(v)
-            return (getm, setm, "int")
-        raise CompileError("this cannot be assigned to", node)
+        """(get, set, type) functions for an assignable place (the vocabulary's `transfer` takes two)."""
+        place = self.place(node, sc)
+        head = [f"_c = {place['c']}", f"_k = {place['k']}"]
+        if place.get("map"):
+            head.append(f"if _k not in _c: {self.pool.ref(_no_key)}(_k, _c)")
+        get = self.pool.define("s, e", head + ["return _c[_k]"])
+        put = self.pool.define("s, e, v", self.store(place, "v"))
+        return get, put, place["t"]
 
     def map_min(self, base):
         """The lower bound of a map var (resources never go below 0)."""
@@ -695,12 +620,9 @@ class Compiler:
         if not lines:
             return lambda s, e: None
         relocate = self.pool.ref(_relocator(locs))
-        body = "\n".join("    " * d + text for d, text in lines)
-        src = ("def _f(s, e, K=K):\n    _ln = 0\n    try:\n" + body + "\n"
-               f"    except Exception as _x:\n        raise {relocate}(_x, _ln) from None\n")
-        ns = {"K": self.pool.K}
-        exec(compile(src, "<meeple rules>", "exec"), ns)
-        return ns["_f"]
+        body = (["_ln = 0", "try:"] + ["    " * (d - 1) + text for d, text in lines]
+                + ["except Exception as _x:", f"    raise {relocate}(_x, _ln) from None"])
+        return self.pool.define("s, e", body)
 
     def stmt(self, node, sc, where, lines, locs, depth):
         kind = node.data

@@ -10,7 +10,7 @@ Effects may `emit` events; after each effect, the hooks listening to those event
 
 from __future__ import annotations
 
-from .compiler import CompileError, RuleError, Scope, Unit
+from .compiler import RuleError, Scope, Unit
 from .world import label_of
 
 SEQ, EFFECT, STEP, CALL, IF, REPEAT, EACH = range(7)
@@ -275,7 +275,6 @@ class FlowCompiler:
         key = (sid, event)
         if key in self.steps:
             return self.steps[key]
-        w = self.w
         raw = self.step_defs[sid] or {}
         st = Step()
         st.id = sid

@@ -11,7 +11,6 @@ States are values: `apply` returns a new state and never changes the one it was 
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from . import rng
@@ -21,7 +20,7 @@ from .model import load_definition
 from .problems import DefinitionError, InputError, Problem, did_you_mean, sort_problems
 from .resources import data_dir
 from .state import State, StateFormatError, from_json, map_index, to_json
-from .world import World, label_of, unwrap
+from .world import World, label_of
 
 
 class IllegalAction(Exception):

@@ -7,8 +7,6 @@ piece is always in exactly one zone) and checked here too.
 
 from __future__ import annotations
 
-import json
-
 
 def resource_holders(game):
     """[(resource, where, getter)] for every place that holds a resource."""
@@ -90,12 +88,10 @@ def check_state(game, s, totals0) -> list[str]:
 def hidden_leaks(game, s, viewer) -> list[str]:
     """What the view of `viewer` would reveal that the rules hide."""
     v = game.view(s, viewer)
-    text = json.dumps(v)
     problems = []
     if "rng" in v:
         problems.append("the view shows the random generator's state")
     w = game.world
-    lay = game.layout
     for (scope, name), vis in w.zone_visibility.items():
         if vis not in ("hidden", "owner"):
             continue
@@ -112,7 +108,6 @@ def hidden_leaks(game, s, viewer) -> list[str]:
             for name in private:
                 if row.get(name) != "hidden":
                     problems.append(f"player {pl + 1}'s {name} is shown to player {viewer + 1}")
-    del text, lay
     return problems
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 
 from .invariants import resource_totals
-from .problems import Location
 
 EMIT = re.compile(r"\bemit\s+([A-Za-z_][A-Za-z0-9_]*)")
 END = re.compile(r"\bend_game\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)")

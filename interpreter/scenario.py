@@ -41,12 +41,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .compiler import NOCONST, CompileError, RuleError, Scope, Unit, const
+from .compiler import CompileError, RuleError, Scope, Unit, const
 from .dsl import DslSyntaxError
 from .flow import push
 from .game import Game, IllegalAction
 from .loader import load_yaml
-from .problems import DefinitionError, Problem, did_you_mean
+from .problems import DefinitionError, did_you_mean
 
 ID = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$")
 

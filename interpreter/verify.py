@@ -23,7 +23,7 @@ from .game import Game, load_game, find_game
 from .invariants import action_leaks, check_state, hidden_leaks, resource_totals
 from .lint import lint, summary
 from .problems import DefinitionError
-from .scenario import run_game_scenarios, scenario_files
+from .scenario import run_game_scenarios
 
 MAX_DECISIONS = 20_000
 SAMPLE_EVERY = 11
