@@ -18,7 +18,7 @@ import time
 import tracemalloc
 from typing import Any
 
-from .simulate import action_lister
+from .playout import action_lister
 
 
 def load(game_ref: str, **kwargs) -> tuple[Any, float]:

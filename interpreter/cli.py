@@ -14,11 +14,13 @@ import json
 import os
 import random
 import sys
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
-from . import simulate as simulate_module
+from . import playout
 from .bots import BOTS, make_bot, seat_seed
+from .parallel import DASK_INSTALL, ParallelError, default_jobs
 from .simulate import MAX_DECISIONS, text
 
 PROG = "meeple"
@@ -207,7 +209,7 @@ def parse_options(game, pairs: list[str] | None) -> dict | None:
 
 def new_game(game, players: int, seed: Any, options: dict | None, log: list | None = None):
     try:
-        return simulate_module.new_game(game, players, seed, options, log)
+        return playout.new_game(game, players, seed, options, log)
     except ValueError as exc:  # a bad option value or player count
         raise UsageError(str(exc)) from None
 
@@ -498,6 +500,17 @@ def cmd_play(args) -> int:
 
 # -------------------------------------------------------------------------------------------- simulate
 
+def scale(args) -> dict:
+    """The `jobs` and `dask` arguments of a run from --jobs and --dask (default: all local cores)."""
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    if args.dask and args.jobs is not None:
+        raise UsageError("--jobs and --dask exclude each other (the cluster decides how many run at once)")
+    if args.dask and find_spec("distributed") is None:
+        raise UsageError(f"--dask needs Dask distributed, the optional extra `dask`: {DASK_INSTALL}")
+    return {"jobs": args.jobs or default_jobs(), "dask": args.dask}
+
+
 def cmd_simulate(args) -> int:
     from .simulate import simulate
 
@@ -517,7 +530,7 @@ def cmd_simulate(args) -> int:
         progress = lambda i, record: bar.update(1)  # noqa: E731
     try:
         summary = simulate(game, players, args.games, seed=args.seed, bot=bots, options=options,
-                           progress=progress)
+                           progress=progress, **scale(args))
     finally:
         if bar is not None:
             bar.close()
@@ -731,8 +744,6 @@ PLOT_INSTALL = "pip install 'meeple[plot]', or pip install matplotlib"
 
 
 def cmd_compare(args) -> int:
-    from importlib.util import find_spec
-
     from .compare import compare, compare_text, plot
 
     if args.plot and find_spec("matplotlib") is None:
@@ -761,7 +772,7 @@ def cmd_compare(args) -> int:
         progress = lambda: bar.update(1)  # noqa: E731
     try:
         result = compare(base, variant, args.players, args.games, seed=args.seed, bot=bots, options=options,
-                         progress=progress)
+                         progress=progress, **scale(args))
     finally:
         if bar is not None:
             bar.close()
@@ -818,6 +829,15 @@ def build_parser() -> argparse.ArgumentParser:
                        help="a game option (repeatable); VALUE is read as YAML")
         variant_arg(p, variant_required)
 
+    def scale_args(p):
+        p.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
+                       help="play the games on N local processes (default: all cores; the results are "
+                            "those of a serial run)")
+        p.add_argument("--dask", metavar="ADDRESS",
+                       help="play the games on the Dask cluster whose scheduler is at ADDRESS (e.g. "
+                            "tcp://127.0.0.1:8786); its workers need meeple installed and the game's files "
+                            f"at the same paths; needs the optional extra `dask` ({DASK_INSTALL})")
+
     def variant_arg(p, required=False):
         p.add_argument("--variant", action="append", metavar="FILE", required=required,
                        help="an overlay file (a variant or house rule) applied to the game (repeatable: "
@@ -859,6 +879,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", action="append", metavar="SEAT=BOT",
                    help=f"another bot at one seat (repeatable), BOT one of {', '.join(BOTS)}; e.g. 1=greedy")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
+    scale_args(p)
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser(
@@ -941,6 +962,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"another bot at one seat (repeatable), BOT one of {', '.join(BOTS)}; e.g. 1=greedy")
     p.add_argument("--plot", metavar="FILE.png", help="also draw the comparison as a PNG (needs matplotlib)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    scale_args(p)
     p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser(
@@ -964,7 +986,7 @@ def main(argv: list[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     try:
         return args.func(args)
-    except UsageError as exc:
+    except (UsageError, ParallelError) as exc:
         err(f"{PROG} {args.command}: error: {exc}")
         return 2
     except Failure:

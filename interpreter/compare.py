@@ -23,7 +23,8 @@ import math
 import statistics
 from typing import Callable, Sequence
 
-from .simulate import MAX_DECISIONS, play_game
+from .parallel import play_many
+from .playout import MAX_DECISIONS
 
 Z95 = 1.959963984540054
 NO_TRIGGER = "(flow ended)"
@@ -76,23 +77,12 @@ def mean_difference(a: dict, b: dict, z: float = Z95) -> dict:
 
 def play_side(game, players: int, games: int, seed: int = 1, bot: str | Sequence[str] = "random",
               options: dict | None = None, max_decisions: int = MAX_DECISIONS,
-              progress: Callable[[], None] | None = None) -> list[dict]:
+              progress: Callable[[], None] | None = None, jobs: int = 1, dask: str | None = None) -> list[dict]:
     """One record per game seeded seed, seed+1, ...: {seed, decisions, scores, winners, ends} or
-    {seed, error}."""
-    records = []
-    for i in range(games):
-        game_seed = seed + i
-        try:
-            rec = play_game(game, players, game_seed, bot, options=options, max_decisions=max_decisions)
-        except Exception as exc:  # one game's fault is a finding of the comparison, not the end of it
-            records.append({"seed": game_seed, "error": f"{type(exc).__name__}: {exc}"})
-        else:
-            out = rec["outcome"]
-            records.append({"seed": game_seed, "decisions": rec["decisions"], "scores": list(out["scores"]),
-                            "winners": list(out["winners"]), "ends": list(out.get("ends") or [])})
-        if progress is not None:
-            progress()
-    return records
+    {seed, error}; played serially, on `jobs` local processes or on the Dask scheduler `dask`."""
+    tick = (lambda record: progress()) if progress is not None else None
+    return play_many(game, players, range(seed, seed + games), bot, options, max_decisions, jobs=jobs,
+                     dask=dask, progress=tick)
 
 
 def summarize(records: list[dict], players: int) -> dict:
@@ -147,11 +137,12 @@ def delta(base: dict, variant: dict) -> dict:
 
 def compare(base, variant, players: int, games: int, seed: int = 1, bot: str | Sequence[str] = "random",
             options: dict | None = None, max_decisions: int = MAX_DECISIONS,
-            progress: Callable[[], None] | None = None) -> dict:
-    """Play both games on the same seeds with the same bots; return both sides' figures and the change."""
+            progress: Callable[[], None] | None = None, jobs: int = 1, dask: str | None = None) -> dict:
+    """Play both games on the same seeds with the same bots; return both sides' figures and the change.
+    `jobs` and `dask` as for `play_side`: the figures do not depend on them."""
     sides = {}
     for name, game in (("base", base), ("variant", variant)):
-        records = play_side(game, players, games, seed, bot, options, max_decisions, progress)
+        records = play_side(game, players, games, seed, bot, options, max_decisions, progress, jobs, dask)
         sides[name] = summarize(records, players)
     return {"players": players, "games": games, "seed": seed,
             "bot": bot if isinstance(bot, str) else list(bot),

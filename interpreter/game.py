@@ -11,10 +11,12 @@ States are values: `apply` returns a new state and never changes the one it was 
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from . import rng
 from .compiler import NOCONST, RuleError, Scope, Unit
+from .fingerprint import content_hash
 from .flow import FlowCompiler, advance, mark_acted, push, run_effect, fire_events
 from .model import load_definition
 from .problems import DefinitionError, InputError, Problem, did_you_mean, sort_problems
@@ -61,7 +63,11 @@ def load_game(name_or_path, variant=None) -> "Game":
     for f in overlays:
         if not Path(f).is_file():
             raise InputError([Problem(f"no overlay file at '{f}'")])
-    return Game(load_definition(find_game(name_or_path), overlays))
+    root = find_game(name_or_path)
+    game = Game(load_definition(root, overlays))
+    # Where it came from, so that another process (a worker) can load the same game again.
+    game.origin = (Path(root).resolve(), tuple(Path(f).resolve() for f in overlays))
+    return game
 
 
 class Game:
@@ -83,6 +89,13 @@ class Game:
                     seen.add(str(p))
                     unique.append(p)
             raise DefinitionError(sort_problems(unique))
+
+    origin = None  # (game directory, overlay files) when loaded from files by load_game
+
+    @functools.cached_property
+    def content_hash(self) -> str:
+        """The hash of the text of every file of the definition (see `fingerprint`)."""
+        return content_hash(self.definition)
 
     def _compile(self, definition, problems):
         self.definition = d = definition

@@ -3,7 +3,8 @@ the shipped game definitions."""
 import pytest
 
 from interpreter.bots import GreedyBot, NoLegalAction, RandomBot, make_bot
-from interpreter.simulate import GameTooLong, play_game, seat_bots, simulate, text
+from interpreter.playout import GameTooLong, play_game, seat_bots
+from interpreter.simulate import simulate, text
 
 
 class IllegalMove(Exception):

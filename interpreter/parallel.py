@@ -1,0 +1,172 @@
+"""Many bot games at once: on this machine's cores, or on a Dask cluster; the same records either way.
+
+    records = play_many(game, players=4, seeds=range(1, 1001), bot="random", jobs=2)
+    records = play_many(game, players=4, seeds=range(1, 1001), dask="tcp://127.0.0.1:8786")
+
+Each game is played where it runs and comes back as a small record (`game_record`: seed, decisions,
+scores, winners, end triggers, or seed and error), never as a state, so what a run keeps grows with the
+number of games only by a few numbers each. Records come back in seed order whatever finished first,
+and every game is seeded by its own seed alone, so a run on N cores or on a cluster gives exactly the
+records of a serial run.
+
+Local processes are forked (they inherit the loaded game: nothing is pickled). Where the platform
+cannot fork, and on a Dask cluster, each worker loads the game again from the files it was loaded from
+(`Game.origin`: the game's directory and its overlay files, which the workers must see at the same
+paths) and checks that its copy has the same content hash as the caller's before it plays.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+from typing import Any, Callable, Iterable, Sequence
+
+from .playout import MAX_DECISIONS, play_game
+
+DASK_INSTALL = "pip install 'meeple[dask]', or pip install 'dask[distributed]'"
+BATCH_TARGET = 8  # batches per worker: small enough to balance the load, large enough to amortise a task
+
+
+class ParallelError(ValueError):
+    """A run that cannot be spread out as asked (bots that are objects, a game not loaded from files,
+    Dask missing or unreachable)."""
+
+
+def default_jobs() -> int:
+    """All the cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def game_record(game, players: int, seed: Any, bot: str | Sequence[str] = "random",
+                options: dict | None = None, max_decisions: int = MAX_DECISIONS) -> dict:
+    """Play one game and keep what a summary needs:
+    {seed, decisions, scores, winners, ends} or, when the game raised, {seed, error}."""
+    try:
+        rec = play_game(game, players, seed, bot, options=options, max_decisions=max_decisions)
+    except Exception as exc:  # one game's fault is a finding of the run, not its end
+        return {"seed": seed, "error": f"{type(exc).__name__}: {exc}"}
+    out = rec["outcome"]
+    return {"seed": seed, "decisions": rec["decisions"], "scores": list(out["scores"]),
+            "winners": list(out["winners"]), "ends": list(out.get("ends") or [])}
+
+
+def play_many(game, players: int, seeds: Iterable[int], bot: str | Sequence[str] = "random",
+              options: dict | None = None, max_decisions: int = MAX_DECISIONS, jobs: int = 1,
+              dask: str | None = None, progress: Callable[[dict], None] | None = None) -> list[dict]:
+    """`game_record` for every seed, in the order of `seeds`: serially (`jobs` 1), on `jobs` local
+    processes, or on the Dask scheduler at address `dask`. `progress(record)` is called once per game,
+    in seed order. Raises ParallelError when the run cannot be spread out as asked."""
+    seeds = list(seeds)
+    task = (players, _bot_names(bot, jobs, dask), options, max_decisions)
+    if dask:
+        batches = _dask_batches(game, seeds, task, dask)
+    elif jobs > 1 and len(seeds) > 1:
+        batches = _local_batches(game, seeds, task, jobs)
+    else:
+        batches = ([game_record(game, players, s, bot, options, max_decisions)] for s in seeds)
+    records = []
+    for batch in batches:
+        for rec in batch:
+            records.append(rec)
+            if progress is not None:
+                progress(rec)
+    return records
+
+
+def _bot_names(bot, jobs: int, dask: str | None):
+    """The bots as names (what a worker can make again); objects only for a serial run."""
+    if isinstance(bot, str) or all(isinstance(b, str) for b in bot):
+        return bot if isinstance(bot, str) else list(bot)
+    if jobs > 1 or dask:
+        raise ParallelError("bots given as objects can only play serially (jobs=1); give bot names")
+    return bot
+
+
+def _split(seeds: list[int], workers: int) -> list[list[int]]:
+    size = max(1, len(seeds) // (workers * BATCH_TARGET))
+    return [seeds[i:i + size] for i in range(0, len(seeds), size)]
+
+
+# ------------------------------------------------------------------------------- local processes
+
+_worker_game = None  # the game a local worker plays (inherited by fork, or loaded by spawn)
+
+
+def _init_local(game_or_origin) -> None:
+    global _worker_game
+    _worker_game = game_or_origin if not isinstance(game_or_origin, tuple) else _load(*game_or_origin)
+
+
+def _play_batch_local(args) -> list[dict]:
+    seeds, (players, bot, options, max_decisions) = args
+    return [game_record(_worker_game, players, s, bot, options, max_decisions) for s in seeds]
+
+
+def _local_batches(game, seeds, task, jobs):
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods:
+        ctx, init = multiprocessing.get_context("fork"), game
+    else:
+        ctx, init = multiprocessing.get_context("spawn"), _origin(game)
+    work = [(batch, task) for batch in _split(seeds, jobs)]
+    with ctx.Pool(processes=min(jobs, len(work)), initializer=_init_local, initargs=(init,)) as pool:
+        yield from pool.imap(_play_batch_local, work)
+
+
+# ----------------------------------------------------------------------------------------- Dask
+
+def _dask_batches(game, seeds, task, address):
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ParallelError(f"--dask needs Dask distributed: {DASK_INSTALL}") from None
+    root, variants, digest = _origin(game)
+    try:
+        client = Client(address, timeout="10s")
+    except (OSError, TimeoutError) as exc:
+        raise ParallelError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    try:
+        workers = max(1, sum(client.nthreads().values()))
+        batches = _split(seeds, workers)
+        futures = client.map(_play_batch_dask, batches, origin=(root, variants, digest), task=task,
+                             pure=False)
+        # In order: a batch is yielded once it and all before it are in (as_completed would reorder).
+        for future in futures:
+            yield future.result()
+            future.release()
+    finally:
+        client.close()
+
+
+def _play_batch_dask(seeds, origin, task) -> list[dict]:
+    players, bot, options, max_decisions = task
+    game = _load(*origin)
+    return [game_record(game, players, s, bot, options, max_decisions) for s in seeds]
+
+
+_loaded: dict = {}
+
+
+def _load(root: str, variants: tuple, digest: str | None):
+    """The game at `root` with `variants`, loaded once per worker process, checked against `digest`."""
+    key = (root, variants)
+    if key not in _loaded:
+        from .game import load_game
+
+        _loaded[key] = load_game(root, list(variants))
+    game = _loaded[key]
+    if digest is not None and game.content_hash != digest:
+        raise ParallelError(f"the worker's copy of {root} differs from the caller's "
+                            f"(content hash {game.content_hash[:12]} against {digest[:12]})")
+    return game
+
+
+def _origin(game) -> tuple:
+    origin = getattr(game, "origin", None)
+    if origin is None:
+        raise ParallelError("this game was not loaded from files (load_game), so other processes "
+                            "cannot load it again; play it with jobs=1")
+    root, variants = origin
+    return str(root), tuple(str(v) for v in variants), getattr(game, "content_hash", None)

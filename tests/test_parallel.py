@@ -1,0 +1,101 @@
+"""parallel: games spread over local processes or a Dask cluster give exactly the serial results."""
+import pytest
+
+from conftest import ROOT
+from interpreter.bots import make_bot
+from interpreter.cli import main
+from interpreter.compare import compare
+from interpreter.game import load_game
+from interpreter.parallel import ParallelError, game_record, play_many
+from interpreter.simulate import simulate
+
+MARKET_DAY = ROOT / "examples" / "market_day"
+
+
+@pytest.fixture(scope="module")
+def market_day():
+    return load_game(MARKET_DAY)
+
+
+def without_time(summary):
+    return {k: v for k, v in summary.items() if k != "seconds"}
+
+
+def test_records_come_back_in_seed_order_whatever_the_number_of_processes(market_day):
+    serial = play_many(market_day, 3, range(5, 25), "random", jobs=1)
+    spread = play_many(market_day, 3, range(5, 25), "random", jobs=2)
+    assert [r["seed"] for r in spread] == list(range(5, 25))
+    assert spread == serial
+
+
+def test_a_record_holds_figures_not_a_state(market_day):
+    record = game_record(market_day, 2, seed=3)
+    assert set(record) == {"seed", "decisions", "scores", "winners", "ends"}
+    assert record["seed"] == 3 and len(record["scores"]) == 2
+
+
+def test_simulate_on_two_processes_equals_the_serial_run(market_day):
+    serial = simulate(market_day, 3, games=16, seed=2, bot="greedy", jobs=1)
+    spread = simulate(market_day, 3, games=16, seed=2, bot="greedy", jobs=2)
+    assert without_time(spread) == without_time(serial)
+
+
+def test_progress_is_called_once_per_game_in_seed_order(market_day):
+    seen = []
+    simulate(market_day, 2, games=6, seed=10, jobs=2, progress=lambda i, record: seen.append((i, record["seed"])))
+    assert seen == [(i, 10 + i) for i in range(6)]
+
+
+def test_compare_on_two_processes_equals_the_serial_run(market_day):
+    serial = compare(market_day, market_day, 2, games=8, seed=1, jobs=1)
+    spread = compare(market_day, market_day, 2, games=8, seed=1, jobs=2)
+    assert spread == serial
+
+
+def test_bot_objects_play_only_serially(market_day):
+    bots = [make_bot("random", 1), make_bot("random", 2)]
+    assert len(play_many(market_day, 2, [1], bots, jobs=1)) == 1
+    with pytest.raises(ParallelError, match="bot names"):
+        play_many(market_day, 2, [1, 2], bots, jobs=2)
+
+
+def test_a_game_not_loaded_from_files_cannot_go_to_a_cluster(market_day):
+    class Unloaded:
+        origin = None
+
+    with pytest.raises(ParallelError, match="not loaded from files"):
+        play_many(Unloaded(), 2, [1, 2], dask="tcp://127.0.0.1:1")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--jobs", "0"], "--jobs must be at least 1"),
+    (["--jobs", "2", "--dask", "tcp://127.0.0.1:1"], "exclude each other"),
+])
+def test_cli_rejects_bad_scale_flags(capsys, argv, message):
+    code = main(["simulate", str(MARKET_DAY), "--players", "2", "--games", "2", *argv])
+    assert code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_cli_simulate_with_jobs_prints_the_serial_figures(capsys):
+    outputs = []
+    for jobs in ("1", "2"):
+        assert main(["simulate", str(MARKET_DAY), "--players", "3", "--games", "6", "--json", "--jobs", jobs]) == 0
+        outputs.append(without_time(__import__("json").loads(capsys.readouterr().out)))
+    assert outputs[0] == outputs[1]
+
+
+def test_a_local_dask_cluster_gives_the_serial_results(market_day):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        on_cluster = simulate(market_day, 3, games=12, seed=4, jobs=1, dask=cluster.scheduler_address)
+    assert without_time(on_cluster) == without_time(simulate(market_day, 3, games=12, seed=4, jobs=1))
+
+
+def test_a_worker_with_another_copy_of_the_game_refuses_to_play(market_day, tmp_path):
+    from interpreter import parallel
+
+    root, variants, digest = parallel._origin(market_day)
+    with pytest.raises(ParallelError, match="differs"):
+        parallel._play_batch_dask([1], (root, variants, "0" * 64), (2, "random", None, 100))
+    assert parallel._play_batch_dask([1], (root, variants, digest), (2, "random", None, 10_000))[0]["seed"] == 1
