@@ -1,0 +1,89 @@
+"""Speed of this checkout against an older commit, measured in one run, old and new interleaved.
+
+    python benchmarks/ab.py 82dcfcf --game puerto_rico --players 4 --rounds 7 --games 10
+
+This machine is noisy (other processes, CPU frequency), so a figure measured at another time says
+little. This script checks the old commit out into a temporary worktree, then alternates runs of
+`meeple bench --json` in the old and the new tree (each in a fresh process, so each pays its own load),
+and prints every run, the median decisions/s of each side and their ratio, with the range of the
+per-round ratios. Each side plays its own copy of the game's files; the golden transcripts guarantee
+they are the same games.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+TOP = Path(__file__).resolve().parent.parent
+
+
+def bench_once(tree: Path, game: str, players: int, games: int, seed: int) -> dict:
+    """One `meeple bench --json` in a fresh process that imports the engine of `tree`."""
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    code = ("import sys, interpreter.cli as c; "
+            f"assert c.__file__.startswith({str(tree)!r}), c.__file__; sys.exit(c.main(sys.argv[1:]))")
+    cmd = [sys.executable, "-c", code, "bench", game, "--players", str(players), "--games", str(games),
+           "--seed", str(seed), "--json"]
+    done = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"bench failed in {tree.name}:\n{done.stderr}")
+    return json.loads(done.stdout)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("old", help="the older commit (any git revision)")
+    parser.add_argument("--game", default="puerto_rico")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--games", type=int, default=10, help="games per run (default 10)")
+    parser.add_argument("--rounds", type=int, default=5, help="old/new pairs (default 5)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="meeple-ab-") as tmp:
+        old_tree = Path(tmp) / "old"
+        subprocess.run(["git", "-C", str(TOP), "worktree", "add", "--detach", "-q", str(old_tree), args.old],
+                       check=True)
+        try:
+            runs = {"old": [], "new": []}
+            for r in range(args.rounds):
+                order = ("old", "new") if r % 2 == 0 else ("new", "old")  # alternate who goes first
+                for side in order:
+                    tree = old_tree if side == "old" else TOP
+                    fig = bench_once(tree, args.game, args.players, args.games, args.seed)
+                    runs[side].append(fig)
+                    if not args.json:
+                        print(f"round {r + 1} {side}: {fig['decisions_per_second']:,.0f} decisions/s, "
+                              f"{fig['games_per_second']:.1f} games/s, load {fig['load_ms']:.0f} ms", flush=True)
+        finally:
+            subprocess.run(["git", "-C", str(TOP), "worktree", "remove", "--force", str(old_tree)], check=False)
+    dps = {side: [f["decisions_per_second"] for f in figs] for side, figs in runs.items()}
+    ratios = [n / o for o, n in zip(dps["old"], dps["new"])]
+    result = {
+        "game": args.game, "players": args.players, "games": args.games, "rounds": args.rounds, "old": args.old,
+        "old_decisions_per_second": statistics.median(dps["old"]),
+        "new_decisions_per_second": statistics.median(dps["new"]),
+        "ratio": statistics.median(dps["new"]) / statistics.median(dps["old"]),
+        "round_ratios": ratios,
+        "old_load_ms": statistics.median(f["load_ms"] for f in runs["old"]),
+        "new_load_ms": statistics.median(f["load_ms"] for f in runs["new"]),
+    }
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        print(f"{args.game}, {args.players} players, {args.rounds} rounds of {args.games} games: "
+              f"old {result['old_decisions_per_second']:,.0f} decisions/s, "
+              f"new {result['new_decisions_per_second']:,.0f} decisions/s, "
+              f"ratio {result['ratio']:.2f}x (per round {min(ratios):.2f}-{max(ratios):.2f}); "
+              f"load {result['old_load_ms']:.0f} ms -> {result['new_load_ms']:.0f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
