@@ -124,6 +124,7 @@ def simulate(
     options: dict | None = None,
     max_decisions: int = MAX_DECISIONS,
     progress: Callable[[int, dict | None], None] | None = None,
+    measure: str | None = None,
 ) -> dict:
     """Play `games` bot games seeded `seed`, `seed + 1`, ... and sum them up:
 
@@ -131,7 +132,12 @@ def simulate(
      "decisions": {"mean", "min", "max"},
      "wins": [per seat, a tie split evenly], "win_rate": [per seat, 0..1],
      "score_mean": [per seat], "score_stdev": [per seat],
+     "ends": {end trigger: games that ended by it},
+     "measure": {"expr", "mean", "min", "max"} or None,
      "errors": [{"seed", "error"}]}
+
+    `measure` is an expression of the game's DSL evaluated on every final state (`game.evaluate`), such as
+    a round counter: the length of the games in the game's own terms.
 
     `bot` is a bot name for every seat, or a list of names, one per seat ("bot" in the report is then
     that list). A game that raises (or runs past `max_decisions`) is listed under "errors" with its seed and left
@@ -142,11 +148,14 @@ def simulate(
     scores: list[list[int]] = [[] for _ in range(players)]
     wins = [0.0] * players
     errors: list[dict] = []
+    ends: dict[str, int] = {}
+    measured: list = []
     for i in range(games):
         game_seed = seed + i
         record = None
         try:
             record = play_game(game, players, game_seed, bot, options=options, max_decisions=max_decisions)
+            value = game.evaluate(record["state"], measure) if measure is not None else None
         except Exception as exc:  # an engine or definition fault in one game: report it, go on
             errors.append({"seed": game_seed, "error": f"{type(exc).__name__}: {exc}"})
         if record is not None:
@@ -157,6 +166,10 @@ def simulate(
             winners = outcome["winners"]
             for seat in winners:
                 wins[seat] += 1.0 / len(winners)
+            for trigger in outcome.get("ends", ()):
+                ends[trigger] = ends.get(trigger, 0) + 1
+            if measure is not None:
+                measured.append(value)
         if progress is not None:
             progress(i, record)
     completed = len(decisions)
@@ -177,5 +190,12 @@ def simulate(
         "win_rate": [w / completed if completed else 0.0 for w in wins],
         "score_mean": [statistics.fmean(s) if s else 0.0 for s in scores],
         "score_stdev": [statistics.stdev(s) if len(s) > 1 else 0.0 for s in scores],
+        "ends": ends,
+        "measure": None if measure is None else {
+            "expr": measure,
+            "mean": statistics.fmean(measured) if measured else 0.0,
+            "min": min(measured) if measured else 0,
+            "max": max(measured) if measured else 0,
+        },
         "errors": errors,
     }
