@@ -81,3 +81,28 @@ def test_random_games_end_by_the_vp_target_at_every_player_count():
             assert out["ends"] == ["vp_target_reached"]
             assert max(out["scores"]) >= 32
             assert 5 <= game.evaluate(s, "round") <= 40
+
+
+OTHER_READINGS = [
+    {"vp_target_reading": "more_than"},
+    {"one_card_limit": "per_turn"},
+    {"one_card_limit": "per_round"},
+    {"treasury_limit_before_income": True},
+    {"disk_conversion": "more_than_four"},
+    {"disk_conversion": "optional"},
+    {"first_game_preset_cards": True},
+]
+
+
+def test_every_option_plays_to_the_vp_target_and_conserves_disks_workers_and_storehouses():
+    from interpreter.invariants import check_state, resource_totals
+    game = load_game(GAME)
+    for k, options in enumerate(OTHER_READINGS):
+        s = game.new_game(3, seed=20 + k, options=options)
+        totals0 = resource_totals(game, s)
+        assert set(totals0) == {"disk", "worker", "storehouse"}
+        r = random.Random(k)
+        while not game.is_over(s):
+            s = game.apply(s, r.choice(game.legal_actions(s, labels=False)))
+            assert check_state(game, s, totals0) == [], options
+        assert game.outcome(s)["ends"] == ["vp_target_reached"], options
