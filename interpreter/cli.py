@@ -521,6 +521,13 @@ def cmd_simulate(args) -> int:
         raise UsageError("--games must be at least 1")
     kinds = parse_seats(args.seat, players, args.bot, allowed=tuple(BOTS))
     bots = args.bot if len(set(kinds)) == 1 and kinds[0] == args.bot else kinds
+    if args.measure is not None:
+        _, DefinitionError = engine()
+        try:  # a mistake in the expression is the user's: say so before playing
+            game.evaluate(game.new_game(players, seed=args.seed, options=options), args.measure)
+        except DefinitionError as ex:
+            first = ex.problems[0]
+            raise UsageError(f"--measure: {first.message}" + (f"; {first.hint}" if first.hint else "")) from None
     bar = None
     progress = None
     if sys.stderr.isatty() and not args.json:
@@ -530,7 +537,7 @@ def cmd_simulate(args) -> int:
         progress = lambda i, record: bar.update(1)  # noqa: E731
     try:
         summary = simulate(game, players, args.games, seed=args.seed, bot=bots, options=options,
-                           progress=progress, **scale(args))
+                           progress=progress, measure=args.measure, **scale(args))
     finally:
         if bar is not None:
             bar.close()
@@ -548,6 +555,11 @@ def cmd_simulate(args) -> int:
     for seat in range(players):
         out(f"{person(seat):<10}{summary['wins'][seat]:>8.2f}{summary['win_rate'][seat]:>10.1%}"
             f"{summary['score_mean'][seat]:>12.2f}{summary['score_stdev'][seat]:>8.2f}")
+    if summary["ends"]:
+        out("ends: " + ", ".join(f"{trigger} {n}" for trigger, n in sorted(summary["ends"].items())))
+    m = summary["measure"]
+    if m is not None:
+        out(f"{m['expr']} at the end: mean {m['mean']:.1f}, min {m['min']}, max {m['max']}")
     if summary["errors"]:
         out(f"errors: {len(summary['errors'])} game(s) raised:")
         for e in summary["errors"]:
@@ -871,13 +883,16 @@ def build_parser() -> argparse.ArgumentParser:
         "simulate", help="play many bot games and report lengths, win rates and scores",
         description="Play K bot games seeded S, S+1, ..., S+K-1 and report how many completed, decisions "
                     "per game (mean/min/max), each seat's win rate (a shared win is split), score mean "
-                    "and standard deviation per seat, and every game that raised an error, with its seed. "
-                    "Exit 1 if a game raised.")
+                    "and standard deviation per seat, how many games each end trigger ended, and every "
+                    "game that raised an error, with its seed. Exit 1 if a game raised.")
     game_args(p)
     p.add_argument("--games", "-k", "-n", type=int, required=True, metavar="K", help="number of games")
     p.add_argument("--bot", choices=sorted(BOTS), default="random", help="the bot of every seat")
     p.add_argument("--seat", action="append", metavar="SEAT=BOT",
                    help=f"another bot at one seat (repeatable), BOT one of {', '.join(BOTS)}; e.g. 1=greedy")
+    p.add_argument("--measure", metavar="EXPR",
+                   help="an expression evaluated at the end of every game (e.g. a round counter: the game "
+                        "length in rounds); its mean, min and max are reported")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     scale_args(p)
     p.set_defaults(func=cmd_simulate)

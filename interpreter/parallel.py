@@ -40,32 +40,38 @@ def default_jobs() -> int:
 
 
 def game_record(game, players: int, seed: Any, bot: str | Sequence[str] = "random",
-                options: dict | None = None, max_decisions: int = MAX_DECISIONS) -> dict:
+                options: dict | None = None, max_decisions: int = MAX_DECISIONS, measure: str | None = None) -> dict:
     """Play one game and keep what a summary needs:
-    {seed, decisions, scores, winners, ends} or, when the game raised, {seed, error}."""
+    {seed, decisions, scores, winners, ends} (and "measure": the value of the expression `measure` in
+    the final state, when given) or, when the game raised, {seed, error}."""
     try:
         rec = play_game(game, players, seed, bot, options=options, max_decisions=max_decisions)
+        value = game.evaluate(rec["state"], measure) if measure is not None else None
     except Exception as exc:  # one game's fault is a finding of the run, not its end
         return {"seed": seed, "error": f"{type(exc).__name__}: {exc}"}
     out = rec["outcome"]
-    return {"seed": seed, "decisions": rec["decisions"], "scores": list(out["scores"]),
-            "winners": list(out["winners"]), "ends": list(out.get("ends") or [])}
+    record = {"seed": seed, "decisions": rec["decisions"], "scores": list(out["scores"]),
+              "winners": list(out["winners"]), "ends": list(out.get("ends") or [])}
+    if measure is not None:
+        record["measure"] = value
+    return record
 
 
 def play_many(game, players: int, seeds: Iterable[int], bot: str | Sequence[str] = "random",
               options: dict | None = None, max_decisions: int = MAX_DECISIONS, jobs: int = 1,
-              dask: str | None = None, progress: Callable[[dict], None] | None = None) -> list[dict]:
+              dask: str | None = None, progress: Callable[[dict], None] | None = None,
+              measure: str | None = None) -> list[dict]:
     """`game_record` for every seed, in the order of `seeds`: serially (`jobs` 1), on `jobs` local
     processes, or on the Dask scheduler at address `dask`. `progress(record)` is called once per game,
     in seed order. Raises ParallelError when the run cannot be spread out as asked."""
     seeds = list(seeds)
-    task = (players, _bot_names(bot, jobs, dask), options, max_decisions)
+    task = (players, _bot_names(bot, jobs, dask), options, max_decisions, measure)
     if dask:
         batches = _dask_batches(game, seeds, task, dask)
     elif jobs > 1 and len(seeds) > 1:
         batches = _local_batches(game, seeds, task, jobs)
     else:
-        batches = ([game_record(game, players, s, bot, options, max_decisions)] for s in seeds)
+        batches = ([game_record(game, players, s, bot, options, max_decisions, measure)] for s in seeds)
     records = []
     for batch in batches:
         for rec in batch:
@@ -100,8 +106,8 @@ def _init_local(game_or_origin) -> None:
 
 
 def _play_batch_local(args) -> list[dict]:
-    seeds, (players, bot, options, max_decisions) = args
-    return [game_record(_worker_game, players, s, bot, options, max_decisions) for s in seeds]
+    seeds, task = args
+    return [game_record(_worker_game, *_with_seed(task, s)) for s in seeds]
 
 
 def _local_batches(game, seeds, task, jobs):
@@ -141,9 +147,14 @@ def _dask_batches(game, seeds, task, address):
 
 
 def _play_batch_dask(seeds, origin, task) -> list[dict]:
-    players, bot, options, max_decisions = task
     game = _load(*origin)
-    return [game_record(game, players, s, bot, options, max_decisions) for s in seeds]
+    return [game_record(game, *_with_seed(task, s)) for s in seeds]
+
+
+def _with_seed(task: tuple, seed: int) -> tuple:
+    """game_record's arguments after the game: (players, seed, bot, options, max_decisions, measure)."""
+    players, *rest = task
+    return (players, seed, *rest)
 
 
 _loaded: dict = {}

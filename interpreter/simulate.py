@@ -37,6 +37,7 @@ def simulate(
     options: dict | None = None,
     max_decisions: int = MAX_DECISIONS,
     progress: Callable[[int, dict], None] | None = None,
+    measure: str | None = None,
     jobs: int = 1,
     dask: str | None = None,
 ) -> dict:
@@ -46,19 +47,25 @@ def simulate(
      "decisions": {"mean", "min", "max"},
      "wins": [per seat, a tie split evenly], "win_rate": [per seat, 0..1],
      "score_mean": [per seat], "score_stdev": [per seat],
+     "ends": {end trigger: games that ended by it},
+     "measure": {"expr", "mean", "min", "max"} or None,
      "errors": [{"seed", "error"}]}
 
     Seats are counted from 0 in the lists. `bot` is a bot name for every seat, or a list of names, one
     per seat ("bot" in the report is then that list). A game that raises (or runs past `max_decisions`)
-    is listed under "errors" with its seed and left out of every other figure. `progress(i, record)` is
-    called after each game with its record (`parallel.game_record`). `jobs` local processes, or the
-    Dask scheduler at `dask`, play the games; the summary is the same as a serial run's.
+    is listed under "errors" with its seed and left out of every other figure. `measure` is an
+    expression of the game's DSL evaluated on every final state (`game.evaluate`), such as a round
+    counter: the length of the games in the game's own terms. `progress(i, record)` is called after
+    each game with its record (`parallel.game_record`). `jobs` local processes, or the Dask scheduler
+    at `dask`, play the games; the summary is the same as a serial run's.
     """
     started = time.perf_counter()
     decisions: list[int] = []
     scores: list[list[int]] = [[] for _ in range(players)]
     wins = [0.0] * players
     errors: list[dict] = []
+    ends: dict[str, int] = {}
+    measured: list = []
     seen = 0
 
     def add(record: dict) -> None:
@@ -71,12 +78,16 @@ def simulate(
                 scores[seat].append(score)
             for seat in record["winners"]:
                 wins[seat] += 1.0 / len(record["winners"])
+            for trigger in record["ends"]:
+                ends[trigger] = ends.get(trigger, 0) + 1
+            if measure is not None:
+                measured.append(record["measure"])
         if progress is not None:
             progress(seen, record)
         seen += 1
 
     play_many(game, players, range(seed, seed + games), bot, options, max_decisions, jobs=jobs, dask=dask,
-              progress=add)
+              progress=add, measure=measure)
     completed = len(decisions)
     return {
         "game": getattr(game, "id", None),
@@ -95,5 +106,12 @@ def simulate(
         "win_rate": [w / completed if completed else 0.0 for w in wins],
         "score_mean": [statistics.fmean(s) if s else 0.0 for s in scores],
         "score_stdev": [statistics.stdev(s) if len(s) > 1 else 0.0 for s in scores],
+        "ends": ends,
+        "measure": None if measure is None else {
+            "expr": measure,
+            "mean": statistics.fmean(measured) if measured else 0.0,
+            "min": min(measured) if measured else 0,
+            "max": max(measured) if measured else 0,
+        },
         "errors": errors,
     }

@@ -211,3 +211,13 @@ def replay(game, players, seed, ids):
     for action_id in ids:
         state = game.apply(state, action_id)
     return state
+
+
+def test_simulate_counts_the_end_triggers_and_measures_the_final_states():
+    from interpreter.game import load_game
+    game = load_game("phoenicia")
+    summary = simulate(game, players=3, games=2, seed=1, bot="random", measure="round")
+    assert summary["ends"] == {"vp_target_reached": 2}
+    rounds = [game.evaluate(play_game(game, 3, seed)["state"], "round") for seed in (1, 2)]
+    assert summary["measure"] == {"expr": "round", "mean": sum(rounds) / 2, "min": min(rounds), "max": max(rounds)}
+    assert simulate(game, players=3, games=1, seed=1)["measure"] is None

@@ -259,3 +259,19 @@ def test_a_person_at_a_seat_does_not_see_the_others_hidden_chips(monkeypatch, ca
     assert "vp_chips=7" in lines[0]
     assert all("vp_chips" not in ln for ln in lines[1:])
     assert all("vp_chips=7" in ln for ln in game.describe(s).splitlines()[1:])
+
+
+def test_simulate_reports_the_end_triggers_and_a_measure_of_the_final_states(capsys):
+    code, out, _ = run(capsys, "simulate", "phoenicia", "-p", "2", "--games", "3", "--measure", "round", "--json")
+    assert code == 0
+    summary = json.loads(out)
+    assert summary["ends"] == {"vp_target_reached": 3}
+    m = summary["measure"]
+    assert m["expr"] == "round" and 1 <= m["min"] <= m["mean"] <= m["max"]
+    code, out, _ = run(capsys, "simulate", "phoenicia", "-p", "2", "--games", "1", "--measure", "round")
+    assert "ends: vp_target_reached 1" in out and "round at the end: mean" in out
+
+
+def test_simulate_measure_with_a_mistake_is_a_usage_error(capsys):
+    code, _, err = run(capsys, "simulate", "phoenicia", "-p", "2", "--games", "1", "--measure", "roundd")
+    assert code == 2 and "--measure: 'roundd': unknown name 'roundd'; did you mean 'round'?" in err

@@ -19,7 +19,7 @@ from conftest import ROOT
 
 GOLDEN = ROOT / "tests" / "golden"
 CASES = [("puerto_rico", 3, 11), ("puerto_rico", 5, 12), ("castles_of_burgundy", 2, 13),
-         ("castles_of_burgundy", 4, 14), ("market_day", 3, 15)]
+         ("castles_of_burgundy", 4, 14), ("market_day", 3, 15), ("phoenicia", 2, 16), ("phoenicia", 5, 17)]
 
 
 def transcript(name, players, seed):

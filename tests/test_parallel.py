@@ -35,9 +35,10 @@ def test_a_record_holds_figures_not_a_state(market_day):
 
 
 def test_simulate_on_two_processes_equals_the_serial_run(market_day):
-    serial = simulate(market_day, 3, games=16, seed=2, bot="greedy", jobs=1)
-    spread = simulate(market_day, 3, games=16, seed=2, bot="greedy", jobs=2)
+    serial = simulate(market_day, 3, games=16, seed=2, bot="greedy", jobs=1, measure="price[apple]")
+    spread = simulate(market_day, 3, games=16, seed=2, bot="greedy", jobs=2, measure="price[apple]")
     assert without_time(spread) == without_time(serial)
+    assert serial["measure"]["expr"] == "price[apple]"
 
 
 def test_progress_is_called_once_per_game_in_seed_order(market_day):

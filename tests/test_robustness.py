@@ -14,6 +14,7 @@ SOURCES = {
     "market_day": sorted((ROOT / "examples/market_day").glob("*.yaml")),
     "puerto_rico": sorted((ROOT / "gamedefs/puerto_rico").glob("*.yaml")),
     "castles_of_burgundy": sorted((ROOT / "gamedefs/castles_of_burgundy").glob("*.yaml")),
+    "phoenicia": sorted((ROOT / "gamedefs/phoenicia").glob("*.yaml")),
 }
 
 
