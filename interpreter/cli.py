@@ -695,7 +695,8 @@ def cmd_verify(args) -> int:
     try:
         try:
             rep = verify(target, games=args.games, seed=args.seed, progress=progress,
-                         players=set(args.players) if args.players else None, variant=variant or None)
+                         players=set(args.players) if args.players else None, variant=variant or None,
+                         alternatives=args.alternatives)
         except DefinitionError as exc:  # the game directory cannot be read at all
             for problem in exc.problems:
                 err(str(problem))
@@ -892,7 +893,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "the box inventory, rules without a source); play N seeded random games per player "
                     "count checking termination, playability, conservation, save/load, determinism and "
                     "hidden information; report rule coverage (actions, hooks, phases, modifiers, "
-                    "abilities, scoring items and end triggers never fired) and every provisional value. "
+                    "abilities, scoring items and end triggers never fired), every provisional value, and every disputed "
+                    "rule with its readings (alternatives), their sources and the option that chooses them. "
                     "Exit 0 when everything holds, 1 when something fails, 2 for usage errors.")
     p.add_argument("game", metavar="GAME", help="a game name under gamedefs/ or a game directory")
     p.add_argument("--games", "-k", "-n", type=int, default=100, metavar="N",
@@ -903,6 +905,9 @@ def build_parser() -> argparse.ArgumentParser:
     variant_arg(p)
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--verbose", "-v", action="store_true", help="also list passing scenarios and notes")
+    p.add_argument("--alternatives", action="store_true",
+                   help="also run the scenarios and random play under every reading of every disputed rule, "
+                        "and name the scenarios that tell the readings apart")
     p.set_defaults(func=cmd_verify)
 
     p = sub.add_parser(
