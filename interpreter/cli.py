@@ -716,7 +716,8 @@ def cmd_verify(args) -> int:
 # ----------------------------------------------------------------------------------------------- rules
 
 def cmd_rules(args) -> int:
-    from .rules_text import rulebook, to_html, to_markdown
+    from .rules_text import rulebook
+    from .rules_writers import to_html, to_markdown
 
     game = load(args.game, variant=args.variant)
     base = load(args.game) if args.variant else None
