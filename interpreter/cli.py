@@ -949,7 +949,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--verbose", "-v", action="store_true", help="also list passing scenarios and notes")
     p.add_argument("--coverage-of", metavar="RULEBOOK",
                    help="instead: translation coverage of a rulebook text file: its sections that no rule's "
-                        "source cites, and the citations of that file that name no section of it (exit 1 if any)")
+                        "source cites, and the citations of that file that name no section of it (exit 1 if "
+                        "there is such a citation)")
     p.add_argument("--alternatives", action="store_true",
                    help="also run the scenarios and random play under every reading of every disputed rule, "
                         "and name the scenarios that tell the readings apart")

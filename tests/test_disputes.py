@@ -139,9 +139,17 @@ def test_alternatives_name_the_scenarios_that_tell_each_dispute_apart(name):
     assert "told apart by:" in text and "no scenario" not in text
 
 
-def test_alternatives_under_random_play_report_each_reading(capsys):
-    assert main(["verify", "castles_of_burgundy", "--games", "1", "--players", "2", "--alternatives"]) == 0
+def test_alternatives_play_random_games_under_each_reading(tmp_path, capsys):
+    assert main(["verify", str(_game_with(tmp_path, GOOD)), "--games", "2", "--players", "3",
+                 "--alternatives"]) == 0
     text = capsys.readouterr().out
-    assert "extra_action_may_be_declined=false: scenarios" in text
-    assert "knowledge_7_per_placed_tile_option (passes only under knowledge7_per_placed_tile=true)" in text
-    assert "random play 1/1 completed, 0 violation(s)" in text
+    assert "game_length (option short_game): How long is the game?" in text
+    assert "short_game=false [default]: scenarios 3/3 passed; random play 2/2 completed, 0 violation(s)" in text
+    assert "short_game=true: scenarios" in text
+    assert "told apart by: no scenario" in text      # the example game has no scenario for the short game
+    assert main(["verify", str(_game_with(tmp_path / "again", GOOD)), "--games", "1", "--players", "3",
+                 "--alternatives", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    (entry,) = data["alternatives"]
+    assert [row["value"] for row in entry["alternatives"]] == [False, True]
+    assert all(row["random_play"]["3"]["completed"] == 1 for row in entry["alternatives"])
