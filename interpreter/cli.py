@@ -1,6 +1,6 @@
 """The `meeple` command line. The only module of the package that prints or exits.
 
-Commands: validate, play, simulate, replay, bench, verify, diff, compare, schema (`meeple COMMAND --help` for
+Commands: validate, play, simulate, replay, bench, verify, rules, diff, compare, schema (`meeple COMMAND --help` for
 each). Every command that loads a game takes `--variant FILE` (repeatable): overlay files (variants and house
 rules) applied to the game in order.
 Exit codes: 0 ok; 1 failures (definition errors, an illegal action, games that raised); 2 usage or I/O
@@ -700,6 +700,8 @@ def cmd_schema(args) -> int:
 def cmd_verify(args) -> int:
     from .verify import report_text, verify
 
+    if args.coverage_of:
+        return translation_coverage(args)
     target = resolve_game(args.game)
     if args.games < 0:
         raise UsageError("--games must be 0 or more")
@@ -720,7 +722,8 @@ def cmd_verify(args) -> int:
     try:
         try:
             rep = verify(target, games=args.games, seed=args.seed, progress=progress,
-                         players=set(args.players) if args.players else None, variant=variant or None)
+                         players=set(args.players) if args.players else None, variant=variant or None,
+                         alternatives=args.alternatives)
         except DefinitionError as exc:  # the game directory cannot be read at all
             for problem in exc.problems:
                 err(str(problem))
@@ -733,6 +736,46 @@ def cmd_verify(args) -> int:
     else:
         out(report_text(rep, verbose=args.verbose))
     return 0 if rep.ok else 1
+
+
+# ----------------------------------------------------------------------------------------------- rules
+
+def cmd_rules(args) -> int:
+    from .rules_text import rulebook
+    from .rules_writers import to_html, to_markdown
+
+    game = load(args.game, variant=args.variant)
+    base = load(args.game) if args.variant else None
+    blocks = rulebook(game, lang=args.lang, base=base)
+    text = to_html(blocks, args.lang) if args.format == "html" else to_markdown(blocks)
+    if args.output:
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+        out(f"rules of {title(game, args.lang)} written to {args.output}")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def translation_coverage(args) -> int:
+    """`verify --coverage-of RULEBOOK`: sections no rule cites, citations that name no section."""
+    from .translation import coverage_of, coverage_text
+
+    game = load(args.game, variant=args.variant)
+    path = Path(args.coverage_of)
+    if not path.is_file():
+        raise UsageError(f"--coverage-of {args.coverage_of}: no such file")
+    try:
+        rep = coverage_of(game, path)
+    except UnicodeDecodeError:
+        raise UsageError(f"--coverage-of {args.coverage_of}: not a UTF-8 text file") from None
+    if args.json:
+        out(json.dumps(rep, indent=2, ensure_ascii=False))
+    else:
+        out(coverage_text(rep, game.id))
+    return 1 if rep["unknown"] else 0
 
 
 # ------------------------------------------------------------------------------------------------ diff
@@ -928,7 +971,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "the box inventory, rules without a source); play N seeded random games per player "
                     "count checking termination, playability, conservation, save/load, determinism and "
                     "hidden information; report rule coverage (actions, hooks, phases, modifiers, "
-                    "abilities, scoring items and end triggers never fired) and every provisional value. "
+                    "abilities, scoring items and end triggers never fired), every provisional value, and every disputed "
+                    "rule with its readings (alternatives), their sources and the option that chooses them. "
                     "Exit 0 when everything holds, 1 when something fails, 2 for usage errors.")
     p.add_argument("game", metavar="GAME", help="a game name under gamedefs/ or a game directory")
     p.add_argument("--games", "-k", "-n", type=int, default=100, metavar="N",
@@ -939,7 +983,31 @@ def build_parser() -> argparse.ArgumentParser:
     variant_arg(p)
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--verbose", "-v", action="store_true", help="also list passing scenarios and notes")
+    p.add_argument("--coverage-of", metavar="RULEBOOK",
+                   help="instead: translation coverage of a rulebook text file: its sections that no rule's "
+                        "source cites, and the citations of that file that name no section of it (exit 1 if "
+                        "there is such a citation)")
+    p.add_argument("--alternatives", action="store_true",
+                   help="also run the scenarios and random play under every reading of every disputed rule, "
+                        "and name the scenarios that tell the readings apart")
     p.set_defaults(func=cmd_verify)
+
+    p = sub.add_parser(
+        "rules", help="write the rulebook generated from the definition (Markdown or HTML, English or Chinese)",
+        description="Write a rulebook generated from the definition alone: the components and their counts by "
+                    "player count, the setup tables and starting values, the flow as an outline, every phase, "
+                    "every decision with its actions (what may be chosen, when it is allowed, its effect), the "
+                    "hooks (when ..., ...), the rule parameters and the pieces that modify them, the named "
+                    "definitions, the scoring items, end triggers and tie-breakers, and the options with the "
+                    "disputed rules. Expressions and effects are put in words with the definition's labels; a "
+                    "named definition stays a formula, defined once. Every rule shows its source; provisional "
+                    "and disputed rules are marked. With --variant, the rules the variant changes are marked.")
+    p.add_argument("game", metavar="GAME", help="a game name under gamedefs/ or a game directory")
+    variant_arg(p)
+    p.add_argument("--lang", choices=("en", "zh"), default="en", help="language of the text (default: en)")
+    p.add_argument("--format", choices=("md", "html"), default="md", help="Markdown or HTML (default: md)")
+    p.add_argument("--output", "-O", metavar="FILE", help="write to FILE instead of printing")
+    p.set_defaults(func=cmd_rules)
 
     p = sub.add_parser(
         "diff", help="list what a variant or house rule changes, in rule terms",

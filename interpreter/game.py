@@ -16,6 +16,7 @@ from pathlib import Path
 
 from . import rng
 from .compiler import NOCONST, RuleError, Scope, Unit
+from .disputes import read_disputes
 from .fingerprint import content_hash
 from .flow import FlowCompiler, advance, mark_acted, push, run_effect, fire_events
 from .model import load_definition
@@ -106,6 +107,7 @@ class Game:
         self.name = label_of({"label": game.get("name")} if game.get("name") else {}, self.id)
         self.player_counts = w.player_counts
         self.options = w.options
+        self.disputes = read_disputes(d, w.options, problems)
         self.fired: dict = {}
         w.compile_zone_caps()
         self._compile_inits()

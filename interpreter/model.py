@@ -16,7 +16,7 @@ from .problems import DefinitionError, Location, Problem
 SINGLE = ("game", "flow", "setup", "scoring", "end")
 # Sections with two scopes, each a map of ids.
 SCOPED = ("vars", "zones")
-ID_MAPS = ("options", "kinds", "tables", "resources", "parameters", "components", "defs", "events",
+ID_MAPS = ("options", "disputes", "kinds", "tables", "resources", "parameters", "components", "defs", "events",
            "hooks", "phases", "steps")
 SECTIONS = SINGLE + SCOPED + ID_MAPS
 

@@ -99,8 +99,9 @@ def load_scenarios(files) -> list[tuple]:
 class Runner:
     """Runs scenarios against one compiled game."""
 
-    def __init__(self, game: Game):
+    def __init__(self, game: Game, options: dict | None = None):
         self.game = game
+        self.options = dict(options or {})  # forced over each scenario's own (a disputed rule's reading)
 
     def run(self, name, entry, doc) -> ScenarioResult:
         g = self.game
@@ -108,7 +109,8 @@ class Runner:
         self.doc, self.name = doc, name
         try:
             players = int(entry.get("players", g.player_counts[0]))
-            s = g.new_game(players, seed=int(entry.get("seed", 0)), options=entry.get("options") or {})
+            options = {**(entry.get("options") or {}), **self.options}
+            s = g.new_game(players, seed=int(entry.get("seed", 0)), options=options)
             s = self.given(s, entry.get("given") or {}, res)
             if res.failures:
                 return res
@@ -450,8 +452,9 @@ def _hint(name, names):
     return f"; {h}" if h else ""
 
 
-def run_game_scenarios(game: Game, game_dir: Path, files=None) -> list[ScenarioResult]:
-    """Run every scenario of a game directory (or the given files)."""
-    runner = Runner(game)
+def run_game_scenarios(game: Game, game_dir: Path, files=None, options=None) -> list[ScenarioResult]:
+    """Run every scenario of a game directory (or the given files); `options` are forced over each
+    scenario's own options."""
+    runner = Runner(game, options)
     files = scenario_files(game_dir) if files is None else files
     return [runner.run(name, entry, doc) for name, entry, doc in load_scenarios(files)]

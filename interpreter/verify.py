@@ -19,6 +19,8 @@ from pathlib import Path
 import statistics
 import time
 
+from .alternatives import alternatives_failed, alternatives_text, run_alternatives
+from .disputes import disputes_text
 from .game import Game, load_game, find_game
 from .invariants import action_leaks, check_state, hidden_leaks, resource_totals
 from .lint import lint, summary
@@ -41,12 +43,15 @@ class Report:
         self.play: dict = {}
         self.violations: list[str] = []
         self.coverage: dict = {}
+        self.disputes: list = []       # Dispute values of the game (disputed rules and their readings)
+        self.alternatives = None       # with --alternatives: alternatives.run_alternatives(...)
 
     @property
     def ok(self):
         return (not self.definition_problems and not self.scenario_error
                 and all(r.passed for r in self.scenarios)
-                and not any(f.severity == "error" for f in self.findings) and not self.violations)
+                and not any(f.severity == "error" for f in self.findings) and not self.violations
+                and not (self.alternatives and alternatives_failed(self.alternatives)))
 
     def to_json(self):
         return {
@@ -57,12 +62,17 @@ class Report:
             "lint": {"summary": summary(self.findings), "findings": [f.to_json() for f in self.findings]},
             "random_play": self.play, "violations": self.violations, "coverage": self.coverage,
             "provisional": [f.to_json() for f in self.findings if f.code == "provisional"],
+            "disputes": [d.to_json() for d in self.disputes],
+            **({"alternatives": self.alternatives} if self.alternatives is not None else {}),
         }
 
 
-def verify(name_or_path, games: int = 100, seed: int = 1, progress=None, players=None, variant=None) -> Report:
+def verify(name_or_path, games: int = 100, seed: int = 1, progress=None, players=None, variant=None,
+           alternatives: bool = False) -> Report:
     """Check one game (with overlay files `variant` applied): definition, scenarios, lint, random play
-    with coverage. Under a variant that names its own `scenarios`, those replace the base game's."""
+    with coverage, the disputed rules. Under a variant that names its own `scenarios`, those replace the
+    base game's. With `alternatives`, the scenarios and random play also run under every reading of every
+    disputed rule (alternatives.py)."""
     root = find_game(name_or_path)
     report = Report(root.name)
     t0 = time.perf_counter()
@@ -73,6 +83,7 @@ def verify(name_or_path, games: int = 100, seed: int = 1, progress=None, players
         return report
     report.load_ms = (time.perf_counter() - t0) * 1000
     report.game_id = game.id
+    report.disputes = list(game.disputes)
     try:
         report.scenarios = run_game_scenarios(game, root, variant_scenarios(game))
     except DefinitionError as ex:
@@ -88,6 +99,14 @@ def verify(name_or_path, games: int = 100, seed: int = 1, progress=None, players
     random_play(game, counts, games, seed, report, progress)
     if report.coverage:
         mark_scenario_coverage(report.coverage, scenario_fired)
+    if alternatives and not report.scenario_error:
+        def play(options):
+            sub = Report(game.id)
+            random_play(game, counts, games, seed, sub, progress, options=options)
+            return sub.play, sub.violations
+
+        report.alternatives = run_alternatives(game, root, variant_scenarios(game), play,
+                                               (report.play, report.violations))
     return report
 
 
@@ -135,7 +154,7 @@ def moved_types(game, s) -> set:
     return out
 
 
-def random_play(game: Game, counts, games, seed, report, progress=None):
+def random_play(game: Game, counts, games, seed, report, progress=None, options=None):
     ends_fired: dict = {}
     scored: dict = {}
     used: dict = {}
@@ -145,7 +164,8 @@ def random_play(game: Game, counts, games, seed, report, progress=None):
         for g in range(games):
             gseed = seed + g
             try:
-                actions, s = play_checked(game, n, gseed, report, check_replay=g < REPLAYS_PER_COUNT)
+                actions, s = play_checked(game, n, gseed, report, check_replay=g < REPLAYS_PER_COUNT,
+                                          options=options)
             except Exception as ex:  # a rule failed at run time: that is a finding, not a crash
                 report.violations.append(f"{n} players, seed {gseed}: {type(ex).__name__}: {ex}")
                 if progress:
@@ -179,12 +199,12 @@ def random_play(game: Game, counts, games, seed, report, progress=None):
                                sum(report.play[str(n)]["completed"] for n in counts))
 
 
-def play_checked(game, n, seed, report, check_replay=False):
-    """Play one seeded random game, recording every invariant violated."""
+def play_checked(game, n, seed, report, check_replay=False, options=None):
+    """Play one seeded random game (with game `options`), recording every invariant violated."""
     def violation(msg):
         report.violations.append(f"{n} players, seed {seed}, decision {len(taken)}: {msg}")
 
-    s = game.new_game(n, seed=seed)
+    s = game.new_game(n, seed=seed, options=options)
     totals0 = resource_totals(game, s)
     r = random.Random(seed)
     taken = []
@@ -218,7 +238,7 @@ def play_checked(game, n, seed, report, check_replay=False):
         for p in check_state(game, s, totals0):
             violation(f"after {a['id']}: {p}")
     if check_replay:
-        t = game.new_game(n, seed=seed)
+        t = game.new_game(n, seed=seed, options=options)
         for aid in taken:
             t = game.apply(t, aid)
         if t != s:
@@ -317,5 +337,10 @@ def report_text(rep: Report, verbose: bool = False) -> str:
     lines.append(f"provisional values: {len(prov)}")
     for f in prov:
         lines.append("  " + str(f))
+    lines.append(f"disputed rules: {len(rep.disputes)}" + (" (each reading is a game option: --option NAME=VALUE)"
+                                                           if rep.disputes else ""))
+    lines.extend(disputes_text(rep.disputes))
+    if rep.alternatives is not None:
+        lines.extend(alternatives_text(rep.alternatives))
     lines.append("result: " + ("PASS" if rep.ok else "FAIL"))
     return "\n".join(lines)

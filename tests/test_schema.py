@@ -338,7 +338,7 @@ def test_a_file_that_is_not_a_mapping():
 def test_all_problems_at_once_shallow_first_then_in_file_order():
     text = "steps:\n  s:\n    optional: 3\n    actions: {a: {pass: 1}}\nkinds:\n  k: {}\ngmae: {}\n"
     assert [(p.location.line, p.message.split(":")[0]) for p in check(text)] == [
-        (7, "unknown section 'gmae'; expected one of 'game', 'options', 'kinds', 'tables', 'resources', 'vars', "
+        (7, "unknown section 'gmae'; expected one of 'game', 'options', 'disputes', 'kinds', 'tables', 'resources', 'vars', "
             "'zones', 'parameters', 'components', 'defs', 'events', 'hooks', 'setup', 'flow', 'phases', 'steps', "
             "'scoring' or 'end'"),
         (6, "kinds.k"),
