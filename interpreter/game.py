@@ -425,7 +425,11 @@ class Game:
 
         Raises IllegalAction, with the reason, for anything that is not a legal decision now."""
         act, vals = self._find(s, action)
-        t = s.copy(self.layout)
+        return self._play(s, s.copy(self.layout), act, vals, log)
+
+    def _play(self, s: State, t: State, act, vals, log) -> State:
+        """Play the menu entry (act, vals) of `s` on `t`: a copy of `s`, or `s` itself when its owner
+        gives it up (the fast path); return `t`."""
         fr = t.flow.pop()
         player, event = fr[1], fr[2]
         if log is not None:
