@@ -11,6 +11,7 @@ Effects may `emit` events; after each effect, the hooks listening to those event
 from __future__ import annotations
 
 from .compiler import RuleError, Scope, Unit
+from .menuplan import hoister, plan
 from .world import label_of
 
 SEQ, EFFECT, STEP, CALL, IF, REPEAT, EACH = range(7)
@@ -40,7 +41,7 @@ class Action:
     """One action of a step: parameters with their domains, a condition, an effect and a label."""
 
     __slots__ = ("name", "step", "params", "cond", "effect", "nslots", "label", "is_pass", "cond_text",
-                 "path", "sig_cols", "piece_params", "idfmt", "pnames")
+                 "path", "sig_cols", "piece_params", "idfmt", "pnames", "plan")
 
 
 class Step:
@@ -64,10 +65,19 @@ class Step:
                     if act.cond is None or act.cond(s, e):
                         out.append((act, ()))
                     continue
+                cond, levels, pl = act.cond, None, act.plan
+                if pl is not None:  # see menuplan: checks that read no choice, then the rest
+                    cond, levels = pl.rest, pl.levels
+                    if pl.pre is not None:
+                        try:
+                            ok = pl.pre(s, e)
+                        except _FAILS:  # not trusted: the whole condition, in its own order, says why
+                            ok, cond, levels = True, pl.whole, None
+                        if not ok:
+                            continue
                 if len(params) == 1:
                     # The common case, one choice: a flat loop.
                     _, slot, dom, distinct = params[0]
-                    cond = act.cond
                     if not distinct:
                         for v in dom(s, e):
                             e[slot] = v
@@ -84,7 +94,7 @@ class Step:
                             out.append((act, (v,)))
                             seen.add(sig)
                     continue
-                _enumerate(s, e, act, params, 0, (), out)
+                _enumerate(s, e, act, params, 0, (), out, cond, levels)
         except RuleError as ex:
             if ex.where is None:
                 raise RuleError(ex.message, _where(self, act)) from None
@@ -115,13 +125,19 @@ def _signature(s, x, cols):
     return (t,) + tuple([s.fields[c][x] for c in cs])
 
 
-def _enumerate(s, e, act, params, i, vals, out):
+_FAILS = (TypeError, KeyError, IndexError, AttributeError, ValueError, ZeroDivisionError, RuleError)
+
+
+def _enumerate(s, e, act, params, i, vals, out, cond, levels=None):
+    """Every combination of the choices from the i-th on that passes `cond`; `levels[i]` (menuplan), when
+    given, is checked as soon as choice i is bound."""
     name, slot, dom, distinct = params[i]
     items = dom(s, e)
     if distinct:
         seen = set()
         cols = act.sig_cols
     last = i == len(params) - 1
+    check = levels[i] if levels and not last else None
     for v in (items if type(items) is not list else tuple(items)):
         if distinct:
             sig = _signature(s, v, cols)
@@ -129,13 +145,20 @@ def _enumerate(s, e, act, params, i, vals, out):
                 continue
         e[slot] = v
         if last:
-            if act.cond is None or act.cond(s, e):
+            if cond is None or cond(s, e):
                 out.append((act, vals + (v,)))
                 if distinct:
                     seen.add(sig)
         else:
+            sub_cond, sub_levels = cond, levels
+            if check is not None:
+                try:
+                    if not check(s, e):
+                        continue
+                except _FAILS:  # not trusted: the whole condition decides below, in its own order
+                    sub_cond, sub_levels = act.plan.whole, None
             n0 = len(out)
-            _enumerate(s, e, act, params, i + 1, vals + (v,), out)
+            _enumerate(s, e, act, params, i + 1, vals + (v,), out, sub_cond, sub_levels)
             if distinct and len(out) > n0:
                 seen.add(sig)
 
@@ -294,7 +317,7 @@ class FlowCompiler:
             p.name, p.step, p.params, p.cond, p.effect, p.nslots = "pass", sid, [], None, None, 2
             p.label = {"en": [("pass", None, None)], "zh": [("放弃", None, None)]}
             p.is_pass, p.cond_text, p.path, p.sig_cols, p.piece_params = True, None, path, {}, []
-            p.idfmt, p.pnames = "pass", ()
+            p.idfmt, p.pnames, p.plan = "pass", (), None
             st.pass_action = p
         return st
 
@@ -335,7 +358,17 @@ class FlowCompiler:
         a.idfmt = (a.name.replace("%", "%%") + "(" + ",".join(f"{p}=%s" for p in a.pnames) + ")"
                    if a.params else a.name.replace("%", "%%"))
         a.cond_text = raw.get("if")
-        cx = w.compile_expr(raw["if"], path + ("if",), u, sc, want="bool") if "if" in raw else None
+        a.plan = None
+        cx = None
+        if "if" in raw:
+            comp = w.compiler
+            comp.hoist = hoister(comp.pool) if a.params else None  # parts that read no choice: once a menu
+            try:
+                cx = w.compile_expr(raw["if"], path + ("if",), u, sc, want="bool")
+                if cx is not None and a.params:
+                    a.plan = plan(comp, cx, [p[1] for p in a.params])
+            finally:
+                comp.hoist = None
         a.cond = cx.f if cx is not None else None
         u.effects = True
         a.effect = w.compile_stmts(raw["effect"], path + ("effect",), u, sc.child()) if "effect" in raw else None
