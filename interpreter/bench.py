@@ -104,9 +104,46 @@ def bench_game(game, players: int, games: int, seed: int = 1, options: dict | No
     }
 
 
+def load_times(game) -> dict:
+    """How long loading `game` takes each way, measured again in this process: "first_load_ms" from its
+    files with the cache off, "cache_load_ms" from the per-user cache (None when the cache is off or has no
+    entry). The process's memos of parsed rules and generated code are emptied before each load, so each
+    pays what a new process would (except importing the engine)."""
+    import os
+
+    from . import compiler, dsl
+    from .game import load_game
+
+    out = {"load_source": getattr(game, "load_source", None), "first_load_ms": None, "cache_load_ms": None}
+    if getattr(game, "origin", None) is None:
+        return out
+    root, overlays = game.origin
+    saved = os.environ.get("MEEPLE_CACHE")
+    for key, switch in (("first_load_ms", "off"), ("cache_load_ms", saved)):
+        dsl.TREES.clear()
+        compiler.CODES.clear()
+        if switch is None:
+            os.environ.pop("MEEPLE_CACHE", None)
+        else:
+            os.environ["MEEPLE_CACHE"] = switch
+        try:
+            started = time.perf_counter()
+            again = load_game(root, list(overlays))
+            ms = (time.perf_counter() - started) * 1000.0
+        finally:
+            if saved is None:
+                os.environ.pop("MEEPLE_CACHE", None)
+            else:
+                os.environ["MEEPLE_CACHE"] = saved
+        if key == "first_load_ms" or again.load_source == "cache":
+            out[key] = ms
+    return out
+
+
 def bench(game_ref: str, players: int, games: int, seed: int = 1, options: dict | None = None) -> dict:
     """Load (timed) and bench a game by name or path: bench_game's figures plus "load_ms"."""
     game, load_ms = load(game_ref)
     figures = bench_game(game, players, games, seed, options)
     figures["load_ms"] = load_ms
+    figures.update(load_times(game))
     return figures

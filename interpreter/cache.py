@@ -318,12 +318,22 @@ def encode_tree(t):
 
 
 def decode_tree(x):
+    """The tree `encode_tree` gave x for, built without Lark's constructors (a few thousand nodes a game)."""
     from lark import Token, Tree
     from lark.tree import Meta
-    if x[0] == 1:
-        return Token(x[1], x[2], x[3], x[4], x[5], x[6], x[7], x[8])
-    meta = None
-    if x[2] is not None:
-        meta = Meta()
-        meta.__dict__.update(x[2])
-    return Tree(x[1], [decode_tree(c) for c in x[3]], meta)
+    new, snew = object.__new__, str.__new__
+
+    def build(x):
+        if x[0] == 1:
+            tok = snew(Token, x[2])
+            (tok.type, tok.value, tok.start_pos, tok.line, tok.column, tok.end_line, tok.end_column,
+             tok.end_pos) = x[1:]
+            return tok
+        meta = None
+        if x[2] is not None:
+            meta = new(Meta)
+            meta.__dict__.update(x[2])
+        tree = new(Tree)
+        tree.data, tree.children, tree._meta = x[1], [build(c) for c in x[3]], meta
+        return tree
+    return build(x)

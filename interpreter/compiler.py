@@ -48,6 +48,20 @@ class RuleError(Exception):
         self.message, self.where = message, where
 
 
+# The code object of every generated source compiled so far (the same rules loaded again, or code from the
+# cache, see `cache`); `record()` collects the sources a load uses.
+CODES: dict = {}
+MAX_CODES = 50_000
+_used: set | None = None
+
+
+def record(on=True) -> set | None:
+    """Start (or, with a false `on`, stop) collecting the sources that `Pool.define` uses; the set."""
+    global _used
+    _used = set() if on else None
+    return _used
+
+
 class Pool:
     """Generated Python source for expressions, and the objects it refers to.
 
@@ -81,7 +95,14 @@ class Pool:
         """A function of `params` (plus K) whose body is the given lines (already indented past the def)."""
         ns = {"K": self.K}
         src = f"def _f({params}, K=K):\n" + "\n".join("    " + line for line in body) + "\n"
-        exec(compile(src, "<meeple rules>", "exec"), ns)
+        code = CODES.get(src)
+        if code is None:
+            if len(CODES) >= MAX_CODES:
+                CODES.clear()
+            code = CODES[src] = compile(src, "<meeple rules>", "exec")
+        if _used is not None:
+            _used.add(src)
+        exec(code, ns)
         return ns["_f"]
 
 
@@ -205,7 +226,7 @@ class Compiler:
         self.hoist = None
 
     def gen(self, src, t, slot=None) -> X:
-        if src.count("(") > MAX_PARENS:
+        if len(src) > MAX_PARENS and src.count("(") > MAX_PARENS:
             # CPython refuses about 200 nested parentheses: deep defs continue in a function of their own.
             src = self.pool.ref(self.pool.function(src)) + "(s, e)"
         return X(None, t, slot=slot, src=src, pool=self.pool)
@@ -237,9 +258,13 @@ class Compiler:
             raise CompileError(f"unsupported expression ({node.data})", node)
         log, n0, u0 = self.read_log, len(self.read_log), sc.unit.n
         x = m(node, sc)
+        # Slots bound while x was compiled (its own loop variables, a def's arguments) are x's own; the
+        # log keeps only what x reads from outside (so it stays as short as the nesting is deep).
+        deps = frozenset([i for i in log[n0:] if i < u0]) if len(log) > n0 else frozenset()
+        del log[n0:]
+        log.extend(deps)
         if x.deps is None:
-            # Slots bound while x was compiled (its own loop variables, a def's arguments) are x's own.
-            x.deps = frozenset([i for i in log[n0:] if i < u0])
+            x.deps = deps
         return x
 
     def x_number(self, n, sc):

@@ -15,6 +15,7 @@ import functools
 from pathlib import Path
 
 from . import rng
+from .cache import load_cached
 from .compiler import NOCONST, RuleError, Scope, Unit
 from .fingerprint import content_hash
 from .flow import FlowCompiler, advance, mark_acted, push, run_effect, fire_events
@@ -64,7 +65,7 @@ def load_game(name_or_path, variant=None) -> "Game":
         if not Path(f).is_file():
             raise InputError([Problem(f"no overlay file at '{f}'")])
     root = find_game(name_or_path)
-    game = Game(load_definition(root, overlays))
+    game = load_cached(root, overlays, Game)  # from the per-user cache when the files are unchanged
     # Where it came from, so that another process (a worker) can load the same game again.
     game.origin = (Path(root).resolve(), tuple(Path(f).resolve() for f in overlays))
     return game
@@ -91,6 +92,7 @@ class Game:
             raise DefinitionError(sort_problems(unique))
 
     origin = None  # (game directory, overlay files) when loaded from files by load_game
+    load_source = None  # "cache" or "files" when loaded by load_game (see cache)
 
     @functools.cached_property
     def content_hash(self) -> str:
