@@ -21,7 +21,7 @@ from .problems import did_you_mean
 
 LIMIT = 2 ** 53
 NOCONST = object()
-MAX_PARENS = 90  # open parentheses in one generated expression before it becomes a function of its own
+MAX_PARENS = 150  # open parentheses in one generated expression before it becomes a function of its own
 
 
 class CompileError(Exception):

@@ -85,8 +85,12 @@ class Step:
                                 out.append((act, (v,)))
                         continue
                     seen = set()
+                    cols, types, fields = act.sig_cols, s.types, s.fields
                     for v in dom(s, e):
-                        sig = _signature(s, v, act.sig_cols)
+                        # _signature, inline for the common shapes (no field, one field)
+                        t = types[v]
+                        cs = cols[t]
+                        sig = t if not cs else (t, fields[cs[0]][v]) if len(cs) == 1 else _signature(s, v, cols)
                         if sig in seen:
                             continue
                         e[slot] = v

@@ -15,7 +15,7 @@ from .state import Layout
 VAR_TYPES = {"int", "bool", "player", "piece", "str"}
 STEP_BUDGET = 100_000
 # Keys of what a menu computes once (s.pcache): private objects, so no name of a game can collide with them.
-_NEIGHBORS, _REGION, _MODIFIERS = object(), object(), object()
+_NEIGHBORS, _REGION, _MODIFIERS, _BY_TYPE = object(), object(), object(), object()
 
 
 def label_of(entry, default):
@@ -498,9 +498,21 @@ class World:
             raise RuleError(f"neighbors(): {s.types[x]} is not laid out as a graph (its class has no graph:)")
         gid = self.graph_id
         types = s.types
-        out = [y for y in s.zones[s.loc[x]] if gid.get(types[y]) in adj]
-        if memo is not None:
-            memo[(_NEIGHBORS, x)] = out
+        z = s.loc[x]
+        if memo is None:
+            return [y for y in s.zones[z] if gid.get(types[y]) in adj]
+        # Within a menu: x's zone indexed once by graph id (with each piece's place in the zone, so the
+        # neighbours come in zone order, as above).
+        index = memo.get((_NEIGHBORS, None, z))
+        if index is None:
+            by_id: dict = {}
+            for i, y in enumerate(s.zones[z]):
+                by_id.setdefault(gid.get(types[y]), []).append((i, y))
+            index = memo[(_NEIGHBORS, None, z)] = by_id
+        found = [iy for g in adj for iy in index.get(g, ())]
+        found.sort()
+        out = [y for _, y in found]
+        memo[(_NEIGHBORS, x)] = out
         return out
 
     def region(self, s, x, prop):
@@ -535,17 +547,32 @@ class World:
         """Player pl's first piece of type tname (active only, if asked), or None."""
         if pl is None:
             return None
-        G, PZ = self.layout.G, self.layout.PZ
-        base = G + pl * PZ
-        types = s.types
         act = self.type_active.get(tname) if need_active else None
-        for z in range(base, base + PZ):
-            for x in s.zones[z]:
-                if types[x] == tname and (act is None or act(s, [None, None, x])):
-                    if need_active:
-                        self.active_fired[tname] = self.active_fired.get(tname, 0) + 1
-                    return x
+        memo = s.pcache
+        if memo is not None:  # within a menu: the player's pieces by type, in zone order, found once
+            by_type = memo.get((_BY_TYPE, pl))
+            if by_type is None:
+                by_type = memo[(_BY_TYPE, pl)] = self._pieces_by_type(s, pl)
+            candidates = by_type.get(tname, ())
+        else:
+            G, PZ = self.layout.G, self.layout.PZ
+            types = s.types
+            candidates = (x for z in range(G + pl * PZ, G + (pl + 1) * PZ) for x in s.zones[z] if types[x] == tname)
+        for x in candidates:
+            if act is None or act(s, [None, None, x]):
+                if need_active:
+                    self.active_fired[tname] = self.active_fired.get(tname, 0) + 1
+                return x
         return None
+
+    def _pieces_by_type(self, s, pl) -> dict:
+        G, PZ = self.layout.G, self.layout.PZ
+        types = s.types
+        out: dict = {}
+        for z in range(G + pl * PZ, G + (pl + 1) * PZ):
+            for x in s.zones[z]:
+                out.setdefault(types[x], []).append(x)
+        return out
 
     # ------------------------------------------------------------ zones
     def capacity(self, s, z):
