@@ -14,10 +14,13 @@ expression reads (`X.deps`), so this module plans each action's condition once, 
   domains are never computed), one that reads only the first choice is checked before the second is
   enumerated, and so on. What is left is checked for each full combination.
 
-The result is always the menu of the condition as written: conditions change nothing (the compiler refuses
-effects in them), so a conjunct that was true stays true, and a moved conjunct that fails (raises) is not
-trusted: the combinations below it are then checked against the whole condition, in its own order, so a
-failure is reported exactly where the rules would report it.
+The menu is the menu of the condition as written: conditions change nothing (the compiler refuses effects
+in them), so a conjunct that was true stays true wherever it is checked, and a moved conjunct that fails
+(raises) is not trusted: the combinations below it are then checked against the whole condition, in its
+own order, so the failure is reported where the rules would report it. One difference remains, as with
+any query planner: a combination that a moved conjunct rejects is not checked further, so a part of the
+condition (or a domain of a later choice) that would fail on it is not reached; such a failure can only
+matter for a combination that is not offered anyway.
 """
 from __future__ import annotations
 
