@@ -11,7 +11,7 @@ Effects may `emit` events; after each effect, the hooks listening to those event
 from __future__ import annotations
 
 from .compiler import RuleError, Scope, Unit
-from .menuplan import hoister, plan
+from .menuplan import hoister, plan, single_loop
 from .world import label_of
 
 SEQ, EFFECT, STEP, CALL, IF, REPEAT, EACH = range(7)
@@ -41,7 +41,7 @@ class Action:
     """One action of a step: parameters with their domains, a condition, an effect and a label."""
 
     __slots__ = ("name", "step", "params", "cond", "effect", "nslots", "label", "is_pass", "cond_text",
-                 "path", "sig_cols", "piece_params", "idfmt", "pnames", "plan")
+                 "path", "sig_cols", "piece_params", "idfmt", "pnames", "plan", "loop")
 
 
 class Step:
@@ -65,16 +65,19 @@ class Step:
                     if act.cond is None or act.cond(s, e):
                         out.append((act, ()))
                     continue
-                cond, levels, pl = act.cond, None, act.plan
+                cond, levels, pl, loop = act.cond, None, act.plan, act.loop
                 if pl is not None:  # see menuplan: checks that read no choice, then the rest
                     cond, levels = pl.rest, pl.levels
                     if pl.pre is not None:
                         try:
                             ok = pl.pre(s, e)
                         except _FAILS:  # not trusted: the whole condition, in its own order, says why
-                            ok, cond, levels = True, pl.whole, None
+                            ok, cond, levels, loop = True, pl.whole, None, None
                         if not ok:
                             continue
+                if loop is not None:  # one choice: the loop below, generated with the condition inline
+                    loop(s, e, out)
+                    continue
                 if len(params) == 1:
                     # The common case, one choice: a flat loop.
                     _, slot, dom, distinct = params[0]
@@ -321,7 +324,7 @@ class FlowCompiler:
             p.name, p.step, p.params, p.cond, p.effect, p.nslots = "pass", sid, [], None, None, 2
             p.label = {"en": [("pass", None, None)], "zh": [("放弃", None, None)]}
             p.is_pass, p.cond_text, p.path, p.sig_cols, p.piece_params = True, None, path, {}, []
-            p.idfmt, p.pnames, p.plan = "pass", (), None
+            p.idfmt, p.pnames, p.plan, p.loop = "pass", (), None, None
             st.pass_action = p
         return st
 
@@ -353,9 +356,8 @@ class FlowCompiler:
             if et == "piece":
                 a.piece_params.append(len(a.params))
             dom_f = x.f
-            if x.t == "zone":
-                zf = dom_f
-                dom_f = (lambda zf: lambda s, e: s.zones[zf(s, e)])(zf)
+            if x.t == "zone":  # the zone's pieces, as one generated function
+                dom_f = w.compiler.pool.function(f"s.zones[{w.compiler.src(x)}]")
             a.params.append((str(pname), slot, dom_f, distinct))
         a.pnames = tuple(p[0] for p in a.params)
         # "load(k=%s,s=%s)" % values: the action's id, made without building anything else
@@ -374,6 +376,10 @@ class FlowCompiler:
             finally:
                 comp.hoist = None
         a.cond = cx.f if cx is not None else None
+        a.loop = None
+        if len(a.params) == 1 and ("if" not in raw or cx is not None):
+            cond_src = (a.plan.rest_src if a.plan is not None else w.compiler.src(cx) if cx is not None else None)
+            a.loop = single_loop(w.compiler, a, cond_src, _signature)
         u.effects = True
         a.effect = w.compile_stmts(raw["effect"], path + ("effect",), u, sc.child()) if "effect" in raw else None
         u.effects = False
@@ -476,12 +482,13 @@ def advance(game, s, log=None):
 
 def _advance(game, s, log):
     nodes = game.nodes
+    flow = s.flow  # the same list all along (effects push and pop frames, never replace it)
     guard = 0
-    while s.flow:
+    while flow:
         guard += 1
         if guard > ADVANCE_GUARD:
             raise RuleError(f"the flow ran {ADVANCE_GUARD} steps without a decision (a loop with no end?)")
-        fr = s.flow[-1]
+        fr = flow[-1]
         node = nodes[fr[0]]
         k = node.kind
         if k == SEQ:
@@ -490,20 +497,20 @@ def _advance(game, s, log):
                 fr[3] = pc + 1
                 if pc == 0 and node.phase is not None and log is not None:
                     log.append(dict(node.label, phase=node.phase))
-                push(s, node.children[pc], fr[1], fr[2])
+                flow.append([node.children[pc], fr[1], fr[2], 0, None, 0, 0])  # push(), inline
             else:
-                s.flow.pop()
+                flow.pop()
         elif k == STEP:
             menu = node.step.menu(s, fr[1], fr[2])
             if menu:
                 s.menu = menu
                 return
-            s.flow.pop()
+            flow.pop()
         elif k == EFFECT:
-            s.flow.pop()
+            flow.pop()
             run_effect(game, s, node.fn, node.nslots, fr[1], fr[2])
         elif k == CALL:
-            s.flow.pop()
+            flow.pop()
             if node.extra is not None:
                 target = node.extra
             else:
@@ -514,7 +521,7 @@ def _advance(game, s, log):
             game.fired[("phase", nodes[target].phase)] = game.fired.get(("phase", nodes[target].phase), 0) + 1
             push(s, target, fr[1], fr[2])
         elif k == IF:
-            s.flow.pop()
+            flow.pop()
             ok = node.cond(s, [fr[1], fr[2]] + [None] * (node.cond_n - 2))
             nxt = node.children[0] if ok else node.children[1]
             if nxt is not None:
@@ -522,10 +529,10 @@ def _advance(game, s, log):
         elif k == REPEAT:
             (uf, un), (wf, wn), limit = node.extra
             if fr[3] > 0 and uf is not None and uf(s, [fr[1], fr[2]] + [None] * (un - 2)):
-                s.flow.pop()
+                flow.pop()
                 continue
             if wf is not None and not wf(s, [fr[1], fr[2]] + [None] * (wn - 2)):
-                s.flow.pop()
+                flow.pop()
                 continue
             if fr[3] >= limit:
                 raise RuleError(f"a repeat ran {limit} times (its max): raise max or check its until",
@@ -560,21 +567,21 @@ def _advance(game, s, log):
                         order = fr[4] = order[:i] + order[i + 1:]
                     fr[5] = fr[6] = 0
                 if len(order) <= 1:
-                    s.flow.pop()
+                    flow.pop()
                     continue
                 i %= len(order)
                 fr[3], fr[6] = i, 1
                 push(s, node.children[0], order[i], fr[2])
                 continue
             if not order or (mode == "once" and i >= len(order)):
-                s.flow.pop()
+                flow.pop()
                 continue
             if mode != "once":
                 if i > 0:  # all_pass: a full round in which nobody acted ends the loop
                     fr[6] = 0 if fr[5] else fr[6] + 1
                     fr[5] = 0
                     if fr[6] >= len(order):
-                        s.flow.pop()
+                        flow.pop()
                         continue
                 if i >= limit * len(order):
                     raise RuleError(f"each_player went around {limit} times (its max)", str(node.path))

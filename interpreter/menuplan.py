@@ -33,7 +33,7 @@ def costly(x) -> bool:
     """Whether computing x once and looking it up is cheaper than computing it again: a call of a
     generated or vocabulary function, or a loop."""
     src = x._src
-    return src is None or "(s, e)" in src or " for " in src
+    return src is None or "](s" in src or " for " in src  # K[i](s, ...): a call; a comprehension
 
 
 def hoister(pool):
@@ -83,7 +83,7 @@ class Plan:
     the first i + 1 choices are bound (None where nothing belongs), for every choice but the last; `rest`:
     checked for each full combination (None when nothing is left); `whole`: the condition as written."""
 
-    __slots__ = ("pre", "levels", "rest", "whole")
+    __slots__ = ("pre", "levels", "rest", "whole", "rest_src")
 
 
 def plan(compiler, cond, slots) -> Plan | None:
@@ -123,5 +123,40 @@ def plan(compiler, cond, slots) -> Plan | None:
     pl.whole = cond.f
     pl.pre = joined([p for p, d in zip(parts, depth) if d == -1])
     pl.levels = [joined([p for p, d in zip(parts, depth) if d == i]) for i in range(last)]
-    pl.rest = joined([p for p, d in zip(parts, depth) if d == last])
+    rest = [p for p, d in zip(parts, depth) if d == last]
+    pl.rest = joined(rest)
+    pl.rest_src = " and ".join(f"({compiler.src(x)})" for x in rest) if rest else None
     return pl
+
+
+def single_loop(compiler, act, cond_src, signature):
+    """The menu loop of an action with one choice, as one generated function f(s, e, out): each value of
+    the choice that passes the condition (Python source `cond_src`, or None for none) is appended as
+    (act, (value,)), as Step.menu's own loop does, with the condition inline instead of a call per value.
+    A `distinct` choice keeps the first value of each signature (`signature(s, x, cols)` for pieces whose
+    type has more than one field)."""
+    pool = compiler.pool
+    name, slot, dom, distinct = act.params[0]
+    a, d = pool.ref(act), pool.ref(dom)
+    test = f"({cond_src})" if cond_src else "True"
+    if not distinct:
+        return pool.define("s, e, out", [
+            f"for v in {d}(s, e):",
+            f"    e[{slot}] = v",
+            f"    if {test}:",
+            f"        out.append(({a}, (v,)))"])
+    return pool.define("s, e, out", [
+        "seen = set()",
+        f"cols = {a}.sig_cols",
+        "types = s.types",
+        "fields = s.fields",
+        f"for v in {d}(s, e):",
+        "    t = types[v]",
+        "    cs = cols[t]",
+        f"    sig = t if not cs else (t, fields[cs[0]][v]) if len(cs) == 1 else {pool.ref(signature)}(s, v, cols)",
+        "    if sig in seen:",
+        "        continue",
+        f"    e[{slot}] = v",
+        f"    if {test}:",
+        f"        out.append(({a}, (v,)))",
+        "        seen.add(sig)"])
