@@ -519,13 +519,13 @@ def _advance(game, s, log):
                 if target is None:
                     raise RuleError(f"call: no phase named {name!r}", str(node.path))
             game.fired[("phase", nodes[target].phase)] = game.fired.get(("phase", nodes[target].phase), 0) + 1
-            push(s, target, fr[1], fr[2])
+            flow.append([target, fr[1], fr[2], 0, None, 0, 0])
         elif k == IF:
             flow.pop()
             ok = node.cond(s, [fr[1], fr[2]] + [None] * (node.cond_n - 2))
             nxt = node.children[0] if ok else node.children[1]
             if nxt is not None:
-                push(s, nxt, fr[1], fr[2])
+                flow.append([nxt, fr[1], fr[2], 0, None, 0, 0])
         elif k == REPEAT:
             (uf, un), (wf, wn), limit = node.extra
             if fr[3] > 0 and uf is not None and uf(s, [fr[1], fr[2]] + [None] * (un - 2)):
@@ -541,7 +541,7 @@ def _advance(game, s, log):
             if node.label is not None and log is not None:
                 log.append(dict(game.render_template(s, node.label, [fr[1], fr[2]] + [None] * (node.nslots - 2)),
                                 heading=True))
-            push(s, node.children[0], fr[1], fr[2])
+            flow.append([node.children[0], fr[1], fr[2], 0, None, 0, 0])
         else:  # EACH
             (ff, fn_), direction, mode, limit, (of, on) = node.extra
             if fr[4] is None:
@@ -571,7 +571,7 @@ def _advance(game, s, log):
                     continue
                 i %= len(order)
                 fr[3], fr[6] = i, 1
-                push(s, node.children[0], order[i], fr[2])
+                flow.append([node.children[0], order[i], fr[2], 0, None, 0, 0])
                 continue
             if not order or (mode == "once" and i >= len(order)):
                 flow.pop()
@@ -586,7 +586,7 @@ def _advance(game, s, log):
                 if i >= limit * len(order):
                     raise RuleError(f"each_player went around {limit} times (its max)", str(node.path))
             fr[3] = i + 1
-            push(s, node.children[0], order[i % len(order)], fr[2])
+            flow.append([node.children[0], order[i % len(order)], fr[2], 0, None, 0, 0])
 
 
 def mark_acted(game, s):
