@@ -329,7 +329,9 @@ class Compiler:
             return const(z, "zone")
         if name in w.kinds:
             w.reads.add(("kind", name))
-            return const(list(w.kinds[name]), "list:str")
+            # One list per kind (constants are never changed): the same text compiles to the same source.
+            return const(self.__dict__.setdefault("_kind_lists", {}).setdefault(name, list(w.kinds[name])),
+                         "list:str")
         if name in w.kind_values or name in w.types or name in w.phases or name in w.end_triggers:
             w.reads.add(("name", name))
             return const(name, "str")

@@ -11,7 +11,7 @@ Effects may `emit` events; after each effect, the hooks listening to those event
 from __future__ import annotations
 
 from .compiler import RuleError, Scope, Unit
-from .menuplan import hoister, plan, single_loop
+from .menuplan import hoister, invariant, plan, shared, single_loop
 from .world import label_of
 
 SEQ, EFFECT, STEP, CALL, IF, REPEAT, EACH = range(7)
@@ -358,6 +358,10 @@ class FlowCompiler:
             dom_f = x.f
             if x.t == "zone":  # the zone's pieces, as one generated function
                 dom_f = w.compiler.pool.function(f"s.zones[{w.compiler.src(x)}]")
+            elif not a.params and invariant(x) and x._src is not None:
+                # A first choice that reads no other: its values are found once per menu, for every
+                # action that offers the same choice (see menuplan.shared)
+                dom_f = shared(w.compiler.pool, x)
             a.params.append((str(pname), slot, dom_f, distinct))
         a.pnames = tuple(p[0] for p in a.params)
         # "load(k=%s,s=%s)" % values: the action's id, made without building anything else

@@ -8,6 +8,8 @@ expression reads (`X.deps`), so this module plans each action's condition once, 
   acting player and the event) is computed once per menu: `hoist` wraps it in a function that keeps its
   value in the menu's memo (`s.pcache`, which lives while one menu is computed and the state cannot
   change).
+- **Shared choices.** The first choice of an action, when it reads no other, is found once per menu and
+  shared by every action that offers the same choice (`shared`: the same generated source).
 - **Cheap rejections first.** The condition's conjuncts (`a and b and c`, through inlined defs) are placed
   at the outermost loop where everything they read is bound: a conjunct that reads no choice is checked
   once before the action's choices are enumerated (when it is false the action offers nothing and its
@@ -33,7 +35,12 @@ def costly(x) -> bool:
     """Whether computing x once and looking it up is cheaper than computing it again: a call of a
     generated or vocabulary function, or a loop."""
     src = x._src
-    return src is None or "](s" in src or " for " in src  # K[i](s, ...): a call; a comprehension
+    return src is None or "](s" in src or "(s, " in src or " for " in src  # a call; a comprehension
+
+
+def invariant(x) -> bool:
+    """Whether x reads no choice (only the state, the acting player and the event) and costs a call."""
+    return x.c is NOCONST and x.deps is not None and x.deps <= INVARIANT and costly(x)
 
 
 def hoister(pool):
@@ -42,13 +49,26 @@ def hoister(pool):
     made: dict = {}
 
     def hoist(x):
-        if x.c is not NOCONST or x.deps is None or not x.deps <= INVARIANT or not costly(x):
+        if not invariant(x):
             return None
+        if x._src is not None:
+            return shared(pool, x)
         hit = made.get(id(x))
         if hit is None or hit[0] is not x:  # kept with x: an id is unique only while its object lives
             hit = made[id(x)] = (x, _once_per_menu(x.f))
         return hit[1]
     return hoist
+
+
+def shared(pool, x):
+    """x computed once per menu and shared by every action of the game whose rules read the same thing:
+    generated source is the same text exactly when it computes the same value from the state, the player
+    and the event (names are slots and constants are entries of the game's one pool)."""
+    memo = pool.__dict__.setdefault("menu_shared", {})
+    h = memo.get(x._src)
+    if h is None:
+        h = memo[x._src] = _once_per_menu(x.f)
+    return h
 
 
 def _once_per_menu(f):

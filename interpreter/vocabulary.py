@@ -131,7 +131,7 @@ def _owns(c, a, node):
     """owns(p, type): does player p have a piece of this type in any of their zones."""
     _type_arg(c, a[1], node)
     # Generated source, not a closure around closures: menus ask this once per candidate.
-    return c.gen(f"({c.pool.ref(c.w.find)}(s, {c.src(a[0])}, {c.src(a[1])}, False) is not None)", "bool")
+    return c.gen(f"({c.pool.ref(c.w)}.find(s, {c.src(a[0])}, {c.src(a[1])}, False) is not None)", "bool")
 
 
 @fn("active", 2)
@@ -140,7 +140,7 @@ def _active(c, a, node):
     _type_arg(c, a[1], node)
     if a[1].c is not NOCONST:
         c.w.reads.add(("active", a[1].c))
-    return c.gen(f"({c.pool.ref(c.w.find)}(s, {c.src(a[0])}, {c.src(a[1])}, True) is not None)", "bool")
+    return c.gen(f"({c.pool.ref(c.w)}.find(s, {c.src(a[0])}, {c.src(a[1])}, True) is not None)", "bool")
 
 
 @fn("piece_of", 2)

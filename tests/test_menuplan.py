@@ -116,3 +116,20 @@ take:
     with pytest.raises(RuleError, match="division by zero") as info:
         action_ids(loud, loud.new_game(2))
     assert "take" in str(info.value)
+
+
+def test_a_first_choice_shared_by_actions_is_found_once_per_menu(tmp_path):
+    game = game_with(tmp_path, """
+take:
+  choose: {x: "list(y for y in pool if active(player, lamp))"}
+  if: "x.w == 1"
+mark:
+  choose: {x: "list(y for y in pool if active(player, lamp))"}
+  if: "x.w == 2"
+""")
+    assert action(game, "take").params[0][2] is action(game, "mark").params[0][2]
+    fired = game.world.active_fired
+    before = fired.get("lamp", 0)
+    ids = action_ids(game, game.new_game(2))
+    assert ids == ["take(x=0)", "take(x=1)", "mark(x=2)", "mark(x=3)"]
+    assert fired.get("lamp", 0) - before == 5  # one pass over the five pieces, not one per action
