@@ -646,7 +646,7 @@ def cmd_replay(args) -> int:
 # ----------------------------------------------------------------------------------------------- bench
 
 def cmd_bench(args) -> int:
-    from .bench import bench_game, load as timed_load
+    from .bench import bench_game, load as timed_load, load_times
 
     game, load_ms = load(args.game, loader=timed_load, variant=args.variant)
     players = check_players(game, args.players)
@@ -655,12 +655,18 @@ def cmd_bench(args) -> int:
         raise UsageError("--games must be at least 1")
     figures = bench_game(game, players, args.games, seed=args.seed, options=options)
     figures["load_ms"] = load_ms
+    figures.update(load_times(game))
     if args.json:
         out(json.dumps(figures, indent=2))
         return 0
     last = args.seed + args.games - 1
     out(f"{title(game)}: {players} players, {args.games} random games (seeds {args.seed}..{last})")
-    out(f"  load + compile      {load_ms:10.1f} ms")
+    source = {"cache": " (from the cache)", "files": " (from the files)"}.get(figures.get("load_source"), "")
+    out(f"  load + compile      {load_ms:10.1f} ms{source}")
+    if figures.get("first_load_ms") is not None:
+        out(f"  first load          {figures['first_load_ms']:10.1f} ms (from the files, cache off; again in this process)")
+    if figures.get("cache_load_ms") is not None:
+        out(f"  load from cache     {figures['cache_load_ms']:10.1f} ms (again in this process)")
     out(f"  decisions           {figures['decisions']:10d}   ({figures['decisions_per_game']:.1f} per game)")
     out(f"  time                {figures['seconds']:10.3f} s")
     out(f"  decisions/s         {figures['decisions_per_second']:10.0f}")

@@ -21,7 +21,7 @@ from .problems import did_you_mean
 
 LIMIT = 2 ** 53
 NOCONST = object()
-MAX_PARENS = 90  # open parentheses in one generated expression before it becomes a function of its own
+MAX_PARENS = 150  # open parentheses in one generated expression before it becomes a function of its own
 
 
 class CompileError(Exception):
@@ -46,6 +46,20 @@ class RuleError(Exception):
     def __init__(self, message: str, where: str | None = None):
         super().__init__(f"{where}: {message}" if where else message)
         self.message, self.where = message, where
+
+
+# The code object of every generated source compiled so far (the same rules loaded again, or code from the
+# cache, see `cache`); `record()` collects the sources a load uses.
+CODES: dict = {}
+MAX_CODES = 50_000
+_used: set | None = None
+
+
+def record(on=True) -> set | None:
+    """Start (or, with a false `on`, stop) collecting the sources that `Pool.define` uses; the set."""
+    global _used
+    _used = set() if on else None
+    return _used
 
 
 class Pool:
@@ -81,7 +95,14 @@ class Pool:
         """A function of `params` (plus K) whose body is the given lines (already indented past the def)."""
         ns = {"K": self.K}
         src = f"def _f({params}, K=K):\n" + "\n".join("    " + line for line in body) + "\n"
-        exec(compile(src, "<meeple rules>", "exec"), ns)
+        code = CODES.get(src)
+        if code is None:
+            if len(CODES) >= MAX_CODES:
+                CODES.clear()
+            code = CODES[src] = compile(src, "<meeple rules>", "exec")
+        if _used is not None:
+            _used.add(src)
+        exec(code, ns)
         return ns["_f"]
 
 
@@ -89,12 +110,14 @@ class X:
     """A compiled expression: a function f(s, e) or the Python source of one, its type and, for a
     constant, its value."""
 
-    __slots__ = ("_f", "_src", "t", "c", "slot", "pool")
+    __slots__ = ("_f", "_src", "t", "c", "slot", "pool", "deps", "parts")
 
     def __init__(self, f, t, c=NOCONST, slot=None, src=None, pool=None):
         self._f, self.t, self.c = f, t, c
         self._src, self.pool = src, pool
         self.slot = slot  # set when the value is just env[slot]
+        self.deps = None  # the environment slots it reads that were bound before it (set by Compiler.expr)
+        self.parts = None  # the operands of an `and` chain (a condition's conjuncts)
 
     @property
     def f(self):
@@ -195,15 +218,25 @@ class Compiler:
         self.def_stack: list[str] = []
         self.pool = Pool()
         self._temps = 0
+        # Every environment slot read, in compile order: what an expression reads is the part of this log
+        # written while it was compiled (see `expr`), so menus know which parts depend on a choice.
+        self.read_log: list[int] = []
+        # While a menu's condition is compiled (see menuplan): hoist(x) gives a function computing x once
+        # per menu, used for the parts that read no choice; None otherwise.
+        self.hoist = None
 
     def gen(self, src, t, slot=None) -> X:
-        if src.count("(") > MAX_PARENS:
+        if len(src) > MAX_PARENS and src.count("(") > MAX_PARENS:
             # CPython refuses about 200 nested parentheses: deep defs continue in a function of their own.
             src = self.pool.ref(self.pool.function(src)) + "(s, e)"
         return X(None, t, slot=slot, src=src, pool=self.pool)
 
     def src(self, x: X) -> str:
         """Python source for x: its own, a literal, or a call of its function."""
+        if self.hoist is not None and x.deps is not None and x.c is NOCONST:
+            h = self.hoist(x)
+            if h is not None:
+                return self.pool.ref(h) + "(s, e)"
         if x._src is not None:
             return x._src
         if x.c is not NOCONST and (x.c is None or type(x.c) in (int, bool, str)):
@@ -223,7 +256,16 @@ class Compiler:
         m = getattr(self, "x_" + node.data, None)
         if m is None:
             raise CompileError(f"unsupported expression ({node.data})", node)
-        return m(node, sc)
+        log, n0, u0 = self.read_log, len(self.read_log), sc.unit.n
+        x = m(node, sc)
+        # Slots bound while x was compiled (its own loop variables, a def's arguments) are x's own; the
+        # log keeps only what x reads from outside (so it stays as short as the nesting is deep).
+        deps = frozenset([i for i in log[n0:] if i < u0]) if len(log) > n0 else frozenset()
+        del log[n0:]
+        log.extend(deps)
+        if x.deps is None:
+            x.deps = deps
+        return x
 
     def x_number(self, n, sc):
         v = int(n.children[0])
@@ -251,12 +293,16 @@ class Compiler:
             if b[0] == "slot":
                 i = b[1]
                 sc.unit.read.add(i)
+                self.read_log.append(i)
                 return self.gen(f"e[{i}]", b[2], slot=i)
+            if b[1].deps:
+                self.read_log.extend(b[1].deps)
             return b[1]
         w = self.w
         if name == "player":
             if not sc.unit.player:
                 raise CompileError("'player' is not bound here (no acting player)", node)
+            self.read_log.append(0)
             return self.gen("e[0]", "player", slot=0)
         if name == "event":
             raise CompileError("'event' is used only as event.NAME, in a hook", node)
@@ -283,7 +329,9 @@ class Compiler:
             return const(z, "zone")
         if name in w.kinds:
             w.reads.add(("kind", name))
-            return const(list(w.kinds[name]), "list:str")
+            # One list per kind (constants are never changed): the same text compiles to the same source.
+            return const(self.__dict__.setdefault("_kind_lists", {}).setdefault(name, list(w.kinds[name])),
+                         "list:str")
         if name in w.kind_values or name in w.types or name in w.phases or name in w.end_triggers:
             w.reads.add(("name", name))
             return const(name, "str")
@@ -335,6 +383,7 @@ class Compiler:
                 if name not in names:
                     raise CompileError(f"the event has no argument '{name}'", name_tok, did_you_mean(name, names))
                 i = names.index(name)
+                self.read_log.append(1)
                 return self.gen(f"e[1][{i}]", types[i])
         b = self.expr(base, sc)
         return self.attribute(b, name, name_tok)
@@ -474,7 +523,9 @@ class Compiler:
     def x_and_(self, n, sc):
         xs = self._chain(n, sc, "and_")
         t = "bool" if all(x.t == "bool" for x in xs) else xs[-1].t
-        return self.gen("(" + " and ".join(f"({self.src(x)})" for x in xs) + ")", t)
+        x = self.gen("(" + " and ".join(f"({self.src(x)})" for x in xs) + ")", t)
+        x.parts = xs
+        return x
 
     def x_or_(self, n, sc):
         xs = self._chain(n, sc, "or_")

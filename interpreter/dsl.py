@@ -41,6 +41,33 @@ def _no_keyword(tok):
     return tok
 
 
+# The tree of every text parsed so far, by (start rule, text): the compiler only reads trees, so a text
+# compiled again (the same game loaded again, or trees from the cache, see `cache`) is not parsed again.
+TREES: dict = {}
+MAX_TREES = 50_000
+_used: set | None = None
+
+
+def record(on=True) -> set | None:
+    """Start (or, with a false `on`, stop) collecting the keys of TREES that parses use; the set."""
+    global _used
+    _used = set() if on else None
+    return _used
+
+
+def _memo(start: str, text: str, parse) -> Tree:
+    key = (start, text)
+    tree = TREES.get(key)
+    if tree is None:
+        tree = parse()
+        if len(TREES) >= MAX_TREES:
+            TREES.clear()
+        TREES[key] = tree
+    if _used is not None:
+        _used.add(key)
+    return tree
+
+
 @lru_cache(maxsize=1)
 def parser() -> Lark:
     text = (data_dir("grammar") / "dsl.lark").read_text(encoding="utf-8")
@@ -120,7 +147,7 @@ def parse_expr(text: str) -> Tree:
     """The tree of one expression; newlines inside are treated as spaces."""
     flat = text.replace("\n", " ").replace("\r", " ")
     try:
-        return parser().parse(flat, start="start_expr").children[0]
+        return _memo("start_expr", flat, lambda: parser().parse(flat, start="start_expr").children[0])
     except UnexpectedInput as ex:
         raise _fail(ex, flat) from None
 
@@ -129,7 +156,7 @@ def parse_stmts(text: str) -> Tree:
     """The tree of a block of statements (Python-like indentation)."""
     src = text if text.endswith("\n") else text + "\n"
     try:
-        return parser().parse(src, start="start_stmts")
+        return _memo("start_stmts", src, lambda: parser().parse(src, start="start_stmts"))
     except UnexpectedInput as ex:
         raise _fail(ex, src) from None
     except DedentError:

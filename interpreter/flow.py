@@ -11,6 +11,7 @@ Effects may `emit` events; after each effect, the hooks listening to those event
 from __future__ import annotations
 
 from .compiler import RuleError, Scope, Unit
+from .menuplan import hoister, invariant, plan, shared, single_loop
 from .world import label_of
 
 SEQ, EFFECT, STEP, CALL, IF, REPEAT, EACH = range(7)
@@ -40,7 +41,7 @@ class Action:
     """One action of a step: parameters with their domains, a condition, an effect and a label."""
 
     __slots__ = ("name", "step", "params", "cond", "effect", "nslots", "label", "is_pass", "cond_text",
-                 "path", "sig_cols", "piece_params", "idfmt", "pnames")
+                 "path", "sig_cols", "piece_params", "idfmt", "pnames", "plan", "loop")
 
 
 class Step:
@@ -64,10 +65,22 @@ class Step:
                     if act.cond is None or act.cond(s, e):
                         out.append((act, ()))
                     continue
+                cond, levels, pl, loop = act.cond, None, act.plan, act.loop
+                if pl is not None:  # see menuplan: checks that read no choice, then the rest
+                    cond, levels = pl.rest, pl.levels
+                    if pl.pre is not None:
+                        try:
+                            ok = pl.pre(s, e)
+                        except _FAILS:  # not trusted: the whole condition, in its own order, says why
+                            ok, cond, levels, loop = True, pl.whole, None, None
+                        if not ok:
+                            continue
+                if loop is not None:  # one choice: the loop below, generated with the condition inline
+                    loop(s, e, out)
+                    continue
                 if len(params) == 1:
                     # The common case, one choice: a flat loop.
                     _, slot, dom, distinct = params[0]
-                    cond = act.cond
                     if not distinct:
                         for v in dom(s, e):
                             e[slot] = v
@@ -75,8 +88,12 @@ class Step:
                                 out.append((act, (v,)))
                         continue
                     seen = set()
+                    cols, types, fields = act.sig_cols, s.types, s.fields
                     for v in dom(s, e):
-                        sig = _signature(s, v, act.sig_cols)
+                        # _signature, inline for the common shapes (no field, one field)
+                        t = types[v]
+                        cs = cols[t]
+                        sig = t if not cs else (t, fields[cs[0]][v]) if len(cs) == 1 else _signature(s, v, cols)
                         if sig in seen:
                             continue
                         e[slot] = v
@@ -84,7 +101,7 @@ class Step:
                             out.append((act, (v,)))
                             seen.add(sig)
                     continue
-                _enumerate(s, e, act, params, 0, (), out)
+                _enumerate(s, e, act, params, 0, (), out, cond, levels)
         except RuleError as ex:
             if ex.where is None:
                 raise RuleError(ex.message, _where(self, act)) from None
@@ -115,13 +132,19 @@ def _signature(s, x, cols):
     return (t,) + tuple([s.fields[c][x] for c in cs])
 
 
-def _enumerate(s, e, act, params, i, vals, out):
+_FAILS = (TypeError, KeyError, IndexError, AttributeError, ValueError, ZeroDivisionError, RuleError)
+
+
+def _enumerate(s, e, act, params, i, vals, out, cond, levels=None):
+    """Every combination of the choices from the i-th on that passes `cond`; `levels[i]` (menuplan), when
+    given, is checked as soon as choice i is bound."""
     name, slot, dom, distinct = params[i]
     items = dom(s, e)
     if distinct:
         seen = set()
         cols = act.sig_cols
     last = i == len(params) - 1
+    check = levels[i] if levels and not last else None
     for v in (items if type(items) is not list else tuple(items)):
         if distinct:
             sig = _signature(s, v, cols)
@@ -129,13 +152,20 @@ def _enumerate(s, e, act, params, i, vals, out):
                 continue
         e[slot] = v
         if last:
-            if act.cond is None or act.cond(s, e):
+            if cond is None or cond(s, e):
                 out.append((act, vals + (v,)))
                 if distinct:
                     seen.add(sig)
         else:
+            sub_cond, sub_levels = cond, levels
+            if check is not None:
+                try:
+                    if not check(s, e):
+                        continue
+                except _FAILS:  # not trusted: the whole condition decides below, in its own order
+                    sub_cond, sub_levels = act.plan.whole, None
             n0 = len(out)
-            _enumerate(s, e, act, params, i + 1, vals + (v,), out)
+            _enumerate(s, e, act, params, i + 1, vals + (v,), out, sub_cond, sub_levels)
             if distinct and len(out) > n0:
                 seen.add(sig)
 
@@ -294,7 +324,7 @@ class FlowCompiler:
             p.name, p.step, p.params, p.cond, p.effect, p.nslots = "pass", sid, [], None, None, 2
             p.label = {"en": [("pass", None, None)], "zh": [("放弃", None, None)]}
             p.is_pass, p.cond_text, p.path, p.sig_cols, p.piece_params = True, None, path, {}, []
-            p.idfmt, p.pnames = "pass", ()
+            p.idfmt, p.pnames, p.plan, p.loop = "pass", (), None, None
             st.pass_action = p
         return st
 
@@ -326,17 +356,34 @@ class FlowCompiler:
             if et == "piece":
                 a.piece_params.append(len(a.params))
             dom_f = x.f
-            if x.t == "zone":
-                zf = dom_f
-                dom_f = (lambda zf: lambda s, e: s.zones[zf(s, e)])(zf)
+            if x.t == "zone":  # the zone's pieces, as one generated function
+                dom_f = w.compiler.pool.function(f"s.zones[{w.compiler.src(x)}]")
+            elif not a.params and invariant(x) and x._src is not None:
+                # A first choice that reads no other: its values are found once per menu, for every
+                # action that offers the same choice (see menuplan.shared)
+                dom_f = shared(w.compiler.pool, x)
             a.params.append((str(pname), slot, dom_f, distinct))
         a.pnames = tuple(p[0] for p in a.params)
         # "load(k=%s,s=%s)" % values: the action's id, made without building anything else
         a.idfmt = (a.name.replace("%", "%%") + "(" + ",".join(f"{p}=%s" for p in a.pnames) + ")"
                    if a.params else a.name.replace("%", "%%"))
         a.cond_text = raw.get("if")
-        cx = w.compile_expr(raw["if"], path + ("if",), u, sc, want="bool") if "if" in raw else None
+        a.plan = None
+        cx = None
+        if "if" in raw:
+            comp = w.compiler
+            comp.hoist = hoister(comp.pool) if a.params else None  # parts that read no choice: once a menu
+            try:
+                cx = w.compile_expr(raw["if"], path + ("if",), u, sc, want="bool")
+                if cx is not None and a.params:
+                    a.plan = plan(comp, cx, [p[1] for p in a.params])
+            finally:
+                comp.hoist = None
         a.cond = cx.f if cx is not None else None
+        a.loop = None
+        if len(a.params) == 1 and ("if" not in raw or cx is not None):
+            cond_src = (a.plan.rest_src if a.plan is not None else w.compiler.src(cx) if cx is not None else None)
+            a.loop = single_loop(w.compiler, a, cond_src, _signature)
         u.effects = True
         a.effect = w.compile_stmts(raw["effect"], path + ("effect",), u, sc.child()) if "effect" in raw else None
         u.effects = False
@@ -439,12 +486,13 @@ def advance(game, s, log=None):
 
 def _advance(game, s, log):
     nodes = game.nodes
+    flow = s.flow  # the same list all along (effects push and pop frames, never replace it)
     guard = 0
-    while s.flow:
+    while flow:
         guard += 1
         if guard > ADVANCE_GUARD:
             raise RuleError(f"the flow ran {ADVANCE_GUARD} steps without a decision (a loop with no end?)")
-        fr = s.flow[-1]
+        fr = flow[-1]
         node = nodes[fr[0]]
         k = node.kind
         if k == SEQ:
@@ -453,20 +501,20 @@ def _advance(game, s, log):
                 fr[3] = pc + 1
                 if pc == 0 and node.phase is not None and log is not None:
                     log.append(dict(node.label, phase=node.phase))
-                push(s, node.children[pc], fr[1], fr[2])
+                flow.append([node.children[pc], fr[1], fr[2], 0, None, 0, 0])  # push(), inline
             else:
-                s.flow.pop()
+                flow.pop()
         elif k == STEP:
             menu = node.step.menu(s, fr[1], fr[2])
             if menu:
                 s.menu = menu
                 return
-            s.flow.pop()
+            flow.pop()
         elif k == EFFECT:
-            s.flow.pop()
+            flow.pop()
             run_effect(game, s, node.fn, node.nslots, fr[1], fr[2])
         elif k == CALL:
-            s.flow.pop()
+            flow.pop()
             if node.extra is not None:
                 target = node.extra
             else:
@@ -475,20 +523,20 @@ def _advance(game, s, log):
                 if target is None:
                     raise RuleError(f"call: no phase named {name!r}", str(node.path))
             game.fired[("phase", nodes[target].phase)] = game.fired.get(("phase", nodes[target].phase), 0) + 1
-            push(s, target, fr[1], fr[2])
+            flow.append([target, fr[1], fr[2], 0, None, 0, 0])
         elif k == IF:
-            s.flow.pop()
+            flow.pop()
             ok = node.cond(s, [fr[1], fr[2]] + [None] * (node.cond_n - 2))
             nxt = node.children[0] if ok else node.children[1]
             if nxt is not None:
-                push(s, nxt, fr[1], fr[2])
+                flow.append([nxt, fr[1], fr[2], 0, None, 0, 0])
         elif k == REPEAT:
             (uf, un), (wf, wn), limit = node.extra
             if fr[3] > 0 and uf is not None and uf(s, [fr[1], fr[2]] + [None] * (un - 2)):
-                s.flow.pop()
+                flow.pop()
                 continue
             if wf is not None and not wf(s, [fr[1], fr[2]] + [None] * (wn - 2)):
-                s.flow.pop()
+                flow.pop()
                 continue
             if fr[3] >= limit:
                 raise RuleError(f"a repeat ran {limit} times (its max): raise max or check its until",
@@ -497,7 +545,7 @@ def _advance(game, s, log):
             if node.label is not None and log is not None:
                 log.append(dict(game.render_template(s, node.label, [fr[1], fr[2]] + [None] * (node.nslots - 2)),
                                 heading=True))
-            push(s, node.children[0], fr[1], fr[2])
+            flow.append([node.children[0], fr[1], fr[2], 0, None, 0, 0])
         else:  # EACH
             (ff, fn_), direction, mode, limit, (of, on) = node.extra
             if fr[4] is None:
@@ -523,26 +571,26 @@ def _advance(game, s, log):
                         order = fr[4] = order[:i] + order[i + 1:]
                     fr[5] = fr[6] = 0
                 if len(order) <= 1:
-                    s.flow.pop()
+                    flow.pop()
                     continue
                 i %= len(order)
                 fr[3], fr[6] = i, 1
-                push(s, node.children[0], order[i], fr[2])
+                flow.append([node.children[0], order[i], fr[2], 0, None, 0, 0])
                 continue
             if not order or (mode == "once" and i >= len(order)):
-                s.flow.pop()
+                flow.pop()
                 continue
             if mode != "once":
                 if i > 0:  # all_pass: a full round in which nobody acted ends the loop
                     fr[6] = 0 if fr[5] else fr[6] + 1
                     fr[5] = 0
                     if fr[6] >= len(order):
-                        s.flow.pop()
+                        flow.pop()
                         continue
                 if i >= limit * len(order):
                     raise RuleError(f"each_player went around {limit} times (its max)", str(node.path))
             fr[3] = i + 1
-            push(s, node.children[0], order[i % len(order)], fr[2])
+            flow.append([node.children[0], order[i % len(order)], fr[2], 0, None, 0, 0])
 
 
 def mark_acted(game, s):

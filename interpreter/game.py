@@ -15,6 +15,7 @@ import functools
 from pathlib import Path
 
 from . import rng
+from .cache import load_cached
 from .compiler import NOCONST, RuleError, Scope, Unit
 from .disputes import read_disputes
 from .fingerprint import content_hash
@@ -65,7 +66,7 @@ def load_game(name_or_path, variant=None) -> "Game":
         if not Path(f).is_file():
             raise InputError([Problem(f"no overlay file at '{f}'")])
     root = find_game(name_or_path)
-    game = Game(load_definition(root, overlays))
+    game = load_cached(root, overlays, Game)  # from the per-user cache when the files are unchanged
     # Where it came from, so that another process (a worker) can load the same game again.
     game.origin = (Path(root).resolve(), tuple(Path(f).resolve() for f in overlays))
     return game
@@ -92,6 +93,7 @@ class Game:
             raise DefinitionError(sort_problems(unique))
 
     origin = None  # (game directory, overlay files) when loaded from files by load_game
+    load_source = None  # "cache" or "files" when loaded by load_game (see cache)
 
     @functools.cached_property
     def content_hash(self) -> str:
@@ -427,7 +429,11 @@ class Game:
 
         Raises IllegalAction, with the reason, for anything that is not a legal decision now."""
         act, vals = self._find(s, action)
-        t = s.copy(self.layout)
+        return self._play(s, s.copy(self.layout), act, vals, log)
+
+    def _play(self, s: State, t: State, act, vals, log) -> State:
+        """Play the menu entry (act, vals) of `s` on `t`: a copy of `s`, or `s` itself when its owner
+        gives it up (the fast path); return `t`."""
         fr = t.flow.pop()
         player, event = fr[1], fr[2]
         if log is not None:

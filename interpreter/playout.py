@@ -11,6 +11,7 @@ import functools
 import inspect
 from typing import Any, Callable, Sequence
 
+from . import fastpath
 from .bots import Bot, make_bot, seat_seed
 
 MAX_DECISIONS = 100_000  # a game still running after this many decisions counts as an error
@@ -73,10 +74,30 @@ def play_game(
     legal_actions = action_lister(game)
     actions_taken: list[str] = []
     decisions = 0
+    fast = fastpath.supports(game)
     while not game.is_over(state):
         if decisions >= max_decisions:
             raise GameTooLong(f"the game did not end within {max_decisions} decisions")
         seat = game.current_player(state)
+        bot = seat_bot[seat] if seat is not None else None
+        if fast and hasattr(bot, "choose_index"):
+            # The index path: the same choice as from the action dicts, without building them; this
+            # loop made `state` (new_game or apply), so the decision may be played on it in place.
+            n = fastpath.legal_count(game, state)
+            if not n:
+                raise RuntimeError(f"the game is not over but no action can be chosen (after {decisions} decisions)")
+            i = bot.choose_index(n)
+            actions_taken.append(fastpath.action_id(game, state, i))
+            action = fastpath.action_dict(game, state, i) if on_decision is not None else None
+            step_log = [] if (log is not None or on_decision is not None) else None
+            state = fastpath.apply_index(game, state, i, owned=True, log=step_log)
+            decisions += 1
+            if step_log is not None:
+                if log is not None:
+                    log.extend(step_log)
+                if on_decision is not None:
+                    on_decision({"seat": seat, "action": action, "log": step_log})
+            continue
         legal = legal_actions(state)
         if seat is None or not legal:
             raise RuntimeError(f"the game is not over but {'nobody' if seat is None else 'no action'} "

@@ -19,6 +19,7 @@ from pathlib import Path
 import statistics
 import time
 
+from . import fastpath
 from .alternatives import alternatives_failed, alternatives_text, run_alternatives
 from .disputes import disputes_text
 from .game import Game, load_game, find_game
@@ -213,8 +214,8 @@ def play_checked(game, n, seed, report, check_replay=False, options=None):
         if len(taken) >= MAX_DECISIONS:
             violation(f"the game did not end within {MAX_DECISIONS} decisions")
             return taken, None
-        acts = game.legal_actions(s, labels=False)
-        if not acts:
+        n_acts = fastpath.legal_count(game, s)
+        if not n_acts:
             violation("no legal action, yet the game is not over")
             return taken, None
         if len(taken) % SAMPLE_EVERY == 0:
@@ -232,11 +233,14 @@ def play_checked(game, n, seed, report, check_replay=False, options=None):
                     violation(leak)
             for leak in action_leaks(game, s):
                 violation(leak)
-        a = acts[r.randrange(len(acts))]
-        taken.append(a["id"])
-        s = game.apply(s, a)
+        # The index path: no action dicts, and the decision is played on `s` (this loop owns it); the
+        # replay below goes through the public apply with the ids.
+        i = r.randrange(n_acts)
+        aid = fastpath.action_id(game, s, i)
+        taken.append(aid)
+        s = fastpath.apply_index(game, s, i, owned=True)
         for p in check_state(game, s, totals0):
-            violation(f"after {a['id']}: {p}")
+            violation(f"after {aid}: {p}")
     if check_replay:
         t = game.new_game(n, seed=seed, options=options)
         for aid in taken:

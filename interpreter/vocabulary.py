@@ -129,21 +129,18 @@ def _type_arg(c, x, node):
 @fn("owns", 2)
 def _owns(c, a, node):
     """owns(p, type): does player p have a piece of this type in any of their zones."""
-    pf = a[0].f
-    tf = _type_arg(c, a[1], node)
-    w = c.w
-    return X(lambda s, e: w.find(s, pf(s, e), tf(s, e), False) is not None, "bool")
+    _type_arg(c, a[1], node)
+    # Generated source, not a closure around closures: menus ask this once per candidate.
+    return c.gen(f"({c.pool.ref(c.w)}.find(s, {c.src(a[0])}, {c.src(a[1])}, False) is not None)", "bool")
 
 
 @fn("active", 2)
 def _active(c, a, node):
     """active(p, type): does player p have an active piece of this type (its class's `active` holds)."""
-    pf = a[0].f
-    tf = _type_arg(c, a[1], node)
+    _type_arg(c, a[1], node)
     if a[1].c is not NOCONST:
         c.w.reads.add(("active", a[1].c))
-    w = c.w
-    return X(lambda s, e: w.find(s, pf(s, e), tf(s, e), True) is not None, "bool")
+    return c.gen(f"({c.pool.ref(c.w)}.find(s, {c.src(a[0])}, {c.src(a[1])}, True) is not None)", "bool")
 
 
 @fn("piece_of", 2)

@@ -14,6 +14,8 @@ from .state import Layout
 
 VAR_TYPES = {"int", "bool", "player", "piece", "str"}
 STEP_BUDGET = 100_000
+# Keys of what a menu computes once (s.pcache): private objects, so no name of a game can collide with them.
+_NEIGHBORS, _REGION, _MODIFIERS, _BY_TYPE = object(), object(), object(), object()
 
 
 def label_of(entry, default):
@@ -375,6 +377,7 @@ class World:
     def _params(self):
         self.params = {}
         self.param_mods = {}
+        self.modifying_types = None  # the types that modify some parameter (known once param_mods is)
         for name, p in self.d["parameters"].items():
             p = p if isinstance(p, dict) else {"default": p}
             self.params[name] = p.get("default", 0)
@@ -411,21 +414,35 @@ class World:
                 if v is not None:
                     return v
             v = default
-            base = G + pl * PZ
-            for z in range(base, base + PZ):
-                for x in s.zones[z]:
-                    t = s.types[x]
-                    m = mods.get(t)
-                    if m is not None:
-                        act = active.get(t)
-                        if act is None or act(s, [None, None, x]):
-                            v = v + m[1] if m[0] == "add" else m[1]
-                            key = (t, name)
-                            fired[key] = fired.get(key, 0) + 1
+            for x, t in self._modifying_pieces(s, pl, cache):
+                m = mods.get(t)
+                if m is not None:
+                    act = active.get(t)
+                    if act is None or act(s, [None, None, x]):
+                        v = v + m[1] if m[0] == "add" else m[1]
+                        key = (t, name)
+                        fired[key] = fired.get(key, 0) + 1
             if cache is not None:
                 cache[(name, pl)] = v
             return v
         return f
+
+    def _modifying_pieces(self, s, pl, memo):
+        """(piece, type) of player pl's pieces whose type modifies some parameter, in zone order: found
+        once per menu (memo) for every parameter of that player, instead of once per parameter."""
+        if memo is not None:
+            hit = memo.get((_MODIFIERS, pl))
+            if hit is not None:
+                return hit
+        modifying = self.modifying_types
+        if modifying is None:
+            modifying = self.modifying_types = frozenset(t for mods in self.param_mods.values() for t in mods)
+        base = self.layout.G + pl * self.layout.PZ
+        types = s.types
+        out = [(x, types[x]) for z in range(base, base + self.layout.PZ) for x in s.zones[z] if types[x] in modifying]
+        if memo is not None:
+            memo[(_MODIFIERS, pl)] = out
+        return out
 
     def _active(self):
         self.type_active = {}
@@ -471,15 +488,40 @@ class World:
 
     def neighbors(self, s, x):
         """The pieces of x's zone whose graph id is one of x's edges."""
+        memo = s.pcache  # while a menu is computed the state does not change: each x is looked up once
+        if memo is not None:
+            hit = memo.get((_NEIGHBORS, x))
+            if hit is not None:
+                return hit
         adj = self.graph_adj.get(s.types[x])
         if adj is None:
             raise RuleError(f"neighbors(): {s.types[x]} is not laid out as a graph (its class has no graph:)")
         gid = self.graph_id
         types = s.types
-        return [y for y in s.zones[s.loc[x]] if gid.get(types[y]) in adj]
+        z = s.loc[x]
+        if memo is None:
+            return [y for y in s.zones[z] if gid.get(types[y]) in adj]
+        # Within a menu: x's zone indexed once by graph id (with each piece's place in the zone, so the
+        # neighbours come in zone order, as above).
+        index = memo.get((_NEIGHBORS, None, z))
+        if index is None:
+            by_id: dict = {}
+            for i, y in enumerate(s.zones[z]):
+                by_id.setdefault(gid.get(types[y]), []).append((i, y))
+            index = memo[(_NEIGHBORS, None, z)] = by_id
+        found = [iy for g in adj for iy in index.get(g, ())]
+        found.sort()
+        out = [y for _, y in found]
+        memo[(_NEIGHBORS, x)] = out
+        return out
 
     def region(self, s, x, prop):
         """x and every piece connected to it through neighbours with the same value of `prop`."""
+        memo = s.pcache  # within a menu, as in neighbors
+        if memo is not None:
+            hit = memo.get((_REGION, x, prop))
+            if hit is not None:
+                return hit
         table = self.props[prop]
         want = table.get(s.types[x])
         seen = {x}
@@ -492,7 +534,10 @@ class World:
                     seen.add(z)
                     todo.append(z)
                     out.append(z)
-        return sorted(out)
+        out.sort()
+        if memo is not None:
+            memo[(_REGION, x, prop)] = out
+        return out
 
     def is_active(self, s, x):
         act = self.type_active.get(s.types[x])
@@ -502,17 +547,32 @@ class World:
         """Player pl's first piece of type tname (active only, if asked), or None."""
         if pl is None:
             return None
-        G, PZ = self.layout.G, self.layout.PZ
-        base = G + pl * PZ
-        types = s.types
         act = self.type_active.get(tname) if need_active else None
-        for z in range(base, base + PZ):
-            for x in s.zones[z]:
-                if types[x] == tname and (act is None or act(s, [None, None, x])):
-                    if need_active:
-                        self.active_fired[tname] = self.active_fired.get(tname, 0) + 1
-                    return x
+        memo = s.pcache
+        if memo is not None:  # within a menu: the player's pieces by type, in zone order, found once
+            by_type = memo.get((_BY_TYPE, pl))
+            if by_type is None:
+                by_type = memo[(_BY_TYPE, pl)] = self._pieces_by_type(s, pl)
+            candidates = by_type.get(tname, ())
+        else:
+            G, PZ = self.layout.G, self.layout.PZ
+            types = s.types
+            candidates = (x for z in range(G + pl * PZ, G + (pl + 1) * PZ) for x in s.zones[z] if types[x] == tname)
+        for x in candidates:
+            if act is None or act(s, [None, None, x]):
+                if need_active:
+                    self.active_fired[tname] = self.active_fired.get(tname, 0) + 1
+                return x
         return None
+
+    def _pieces_by_type(self, s, pl) -> dict:
+        G, PZ = self.layout.G, self.layout.PZ
+        types = s.types
+        out: dict = {}
+        for z in range(G + pl * PZ, G + (pl + 1) * PZ):
+            for x in s.zones[z]:
+                out.setdefault(types[x], []).append(x)
+        return out
 
     # ------------------------------------------------------------ zones
     def capacity(self, s, z):

@@ -11,6 +11,18 @@ settings.load_profile("ci" if os.environ.get("CI") or os.environ.get("HYPOTHESIS
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# Loaded games are cached (interpreter/cache.py) in a private directory of this test session, not in the
+# user's cache: the suite loads each game from its files once, then from this cache (and the CLI's
+# subprocesses, which inherit the variable, too); the directory goes away with the session.
+if "MEEPLE_CACHE_DIR" not in os.environ:
+    import atexit
+    import shutil
+    import tempfile
+
+    _cache = tempfile.mkdtemp(prefix="meeple-test-cache-")  # mode 0700, owned by this user
+    os.environ["MEEPLE_CACHE_DIR"] = _cache
+    atexit.register(shutil.rmtree, _cache, True)
+
 
 def game_dirs():
     """Every shipped game and every example game (a directory with a `game:` section)."""

@@ -1,0 +1,182 @@
+"""Menus computed like a compiler would: what a condition reads decides where and how often it runs.
+
+An action offers one entry per combination of its choices that passes its condition. Evaluated as written,
+the whole condition runs for every combination. The compiler knows which environment slots every
+expression reads (`X.deps`), so this module plans each action's condition once, at load:
+
+- **Loop-invariant hoisting.** A costly part of the condition that reads no choice (only the state, the
+  acting player and the event) is computed once per menu: `hoist` wraps it in a function that keeps its
+  value in the menu's memo (`s.pcache`, which lives while one menu is computed and the state cannot
+  change).
+- **Shared choices.** The first choice of an action, when it reads no other, is found once per menu and
+  shared by every action that offers the same choice (`shared`: the same generated source).
+- **Cheap rejections first.** The condition's conjuncts (`a and b and c`, through inlined defs) are placed
+  at the outermost loop where everything they read is bound: a conjunct that reads no choice is checked
+  once before the action's choices are enumerated (when it is false the action offers nothing and its
+  domains are never computed), one that reads only the first choice is checked before the second is
+  enumerated, and so on. What is left is checked for each full combination.
+
+The menu is the menu of the condition as written: conditions change nothing (the compiler refuses effects
+in them), so a conjunct that was true stays true wherever it is checked, and a moved conjunct that fails
+(raises) is not trusted: the combinations below it are then checked against the whole condition, in its
+own order, so the failure is reported where the rules would report it. One difference remains, as with
+any query planner: a combination that a moved conjunct rejects is not checked further, so a part of the
+condition (or a domain of a later choice) that would fail on it is not reached; such a failure can only
+matter for a combination that is not offered anyway.
+"""
+from __future__ import annotations
+
+from .compiler import NOCONST
+
+INVARIANT = frozenset((0, 1))  # the acting player and the event: fixed while one menu is computed
+
+
+def costly(x) -> bool:
+    """Whether computing x once and looking it up is cheaper than computing it again: a call of a
+    generated or vocabulary function, or a loop."""
+    src = x._src
+    return src is None or "](s" in src or "(s, " in src or " for " in src  # a call; a comprehension
+
+
+def invariant(x) -> bool:
+    """Whether x reads no choice (only the state, the acting player and the event) and costs a call."""
+    return x.c is NOCONST and x.deps is not None and x.deps <= INVARIANT and costly(x)
+
+
+def hoister(pool):
+    """The compiler's `hoist` hook while a condition is compiled: x -> a function computing x once per menu,
+    or None for a part that reads a choice or costs less than a look-up."""
+    made: dict = {}
+
+    def hoist(x):
+        if not invariant(x):
+            return None
+        if x._src is not None:
+            return shared(pool, x)
+        hit = made.get(id(x))
+        if hit is None or hit[0] is not x:  # kept with x: an id is unique only while its object lives
+            hit = made[id(x)] = (x, _once_per_menu(x.f))
+        return hit[1]
+    return hoist
+
+
+def shared(pool, x):
+    """x computed once per menu and shared by every action of the game whose rules read the same thing:
+    generated source is the same text exactly when it computes the same value from the state, the player
+    and the event (names are slots and constants are entries of the game's one pool)."""
+    memo = pool.__dict__.setdefault("menu_shared", {})
+    h = memo.get(x._src)
+    if h is None:
+        h = memo[x._src] = _once_per_menu(x.f)
+    return h
+
+
+def _once_per_menu(f):
+    key = object()  # a key no game name can collide with
+
+    def once(s, e):
+        memo = s.pcache
+        if memo is None:  # outside a menu: as written
+            return f(s, e)
+        try:
+            return memo[key]
+        except KeyError:
+            v = memo[key] = f(s, e)
+            return v
+    return once
+
+
+def conjuncts(x) -> list:
+    """The operands of x's `and` chain, flattened through nested chains (x alone if it is not one)."""
+    if not x.parts:
+        return [x]
+    out = []
+    for p in x.parts:
+        out.extend(conjuncts(p))
+    return out
+
+
+class Plan:
+    """Where each conjunct of an action's condition runs.
+
+    `pre`: checked once before the choices (None if nothing reads no choice); `levels[i]`: checked once
+    the first i + 1 choices are bound (None where nothing belongs), for every choice but the last; `rest`:
+    checked for each full combination (None when nothing is left); `whole`: the condition as written."""
+
+    __slots__ = ("pre", "levels", "rest", "whole", "rest_src")
+
+
+def plan(compiler, cond, slots) -> Plan | None:
+    """The plan of a compiled condition `cond` for choices bound at `slots` (in order), or None when
+    nothing can be moved (the condition then runs as written for each combination)."""
+    if cond is None:
+        return None
+    parts = conjuncts(cond)
+    if any(p.deps is None for p in parts):
+        return None
+    bound = INVARIANT
+    depth = []  # per conjunct: -1 before the choices, i after choice i
+    reach = [bound]
+    for s in slots:
+        bound = bound | {s}
+        reach.append(bound)
+    for p in parts:
+        level = len(slots) - 1
+        for i, r in enumerate(reach[:-1]):
+            if p.deps <= r:
+                level = i - 1
+                break
+        depth.append(level)
+    last = len(slots) - 1
+    if all(d == last for d in depth):
+        return None
+    pool = compiler.pool
+
+    def joined(xs):
+        if not xs:
+            return None
+        if len(xs) == 1:
+            return xs[0].f
+        return pool.function("(" + " and ".join(f"({compiler.src(x)})" for x in xs) + ")")
+
+    pl = Plan()
+    pl.whole = cond.f
+    pl.pre = joined([p for p, d in zip(parts, depth) if d == -1])
+    pl.levels = [joined([p for p, d in zip(parts, depth) if d == i]) for i in range(last)]
+    rest = [p for p, d in zip(parts, depth) if d == last]
+    pl.rest = joined(rest)
+    pl.rest_src = " and ".join(f"({compiler.src(x)})" for x in rest) if rest else None
+    return pl
+
+
+def single_loop(compiler, act, cond_src, signature):
+    """The menu loop of an action with one choice, as one generated function f(s, e, out): each value of
+    the choice that passes the condition (Python source `cond_src`, or None for none) is appended as
+    (act, (value,)), as Step.menu's own loop does, with the condition inline instead of a call per value.
+    A `distinct` choice keeps the first value of each signature (`signature(s, x, cols)` for pieces whose
+    type has more than one field)."""
+    pool = compiler.pool
+    name, slot, dom, distinct = act.params[0]
+    a, d = pool.ref(act), pool.ref(dom)
+    test = f"({cond_src})" if cond_src else "True"
+    if not distinct:
+        return pool.define("s, e, out", [
+            f"for v in {d}(s, e):",
+            f"    e[{slot}] = v",
+            f"    if {test}:",
+            f"        out.append(({a}, (v,)))"])
+    return pool.define("s, e, out", [
+        "seen = set()",
+        f"cols = {a}.sig_cols",
+        "types = s.types",
+        "fields = s.fields",
+        f"for v in {d}(s, e):",
+        "    t = types[v]",
+        "    cs = cols[t]",
+        f"    sig = t if not cs else (t, fields[cs[0]][v]) if len(cs) == 1 else {pool.ref(signature)}(s, v, cols)",
+        "    if sig in seen:",
+        "        continue",
+        f"    e[{slot}] = v",
+        f"    if {test}:",
+        f"        out.append(({a}, (v,)))",
+        "        seen.add(sig)"])

@@ -1,0 +1,157 @@
+"""Load once: a game loaded again comes from the per-user cache, and is the same game.
+
+The cache is keyed by the content of every file; it is used only from a private directory, only for whole,
+unchanged entries; a broken or foreign entry is a miss, never an error; a definition with problems is
+never stored.
+"""
+
+import os
+import random
+import shutil
+import stat
+
+import pytest
+
+from interpreter import cache, compiler, dsl
+from interpreter.game import load_game
+from interpreter.problems import DefinitionError
+
+from conftest import ROOT
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    d = tmp_path / "cache"
+    monkeypatch.setenv("MEEPLE_CACHE_DIR", str(d))
+    monkeypatch.delenv("MEEPLE_CACHE", raising=False)
+    return d
+
+
+@pytest.fixture
+def market(tmp_path):
+    """A copy of the example game, to change its files."""
+    return shutil.copytree(ROOT / "examples" / "market_day", tmp_path / "market_day")
+
+
+def fresh(path, *overlays):
+    """A load as a new process would do it: no parsed rules or generated code in memory."""
+    dsl.TREES.clear()
+    compiler.CODES.clear()
+    return load_game(path, list(overlays))
+
+
+def played(game, players=3, seed=5):
+    r = random.Random(seed)
+    s = game.new_game(players, seed=seed)
+    ids = []
+    while not game.is_over(s):
+        acts = game.legal_actions(s)
+        a = acts[r.randrange(len(acts))]
+        ids.append((a["id"], a["label"]["en"]))
+        s = game.apply(s, a)
+    return ids, game.to_json(s), game.outcome(s)
+
+
+def entries(d):
+    return sorted(d.glob("*.bin"))
+
+
+def test_the_second_load_comes_from_the_cache_and_plays_the_same_games(cache_dir):
+    first = fresh("puerto_rico")
+    assert first.load_source == "files" and len(entries(cache_dir)) == 1
+    again = fresh("puerto_rico")
+    assert again.load_source == "cache"
+    assert again.content_hash == first.content_hash
+    for players, seed in ((3, 1), (5, 2)):
+        assert played(again, players, seed) == played(first, players, seed)
+
+
+def test_the_cache_directory_is_private(cache_dir):
+    fresh("puerto_rico")
+    mode = stat.S_IMODE(os.stat(cache_dir).st_mode)
+    assert mode == 0o700
+    for f in entries(cache_dir):
+        assert stat.S_IMODE(os.stat(f).st_mode) & 0o077 == 0
+
+
+def test_a_changed_file_is_a_miss_and_its_new_rules_are_used(cache_dir, market):
+    fresh(market)
+    table = market / "game.yaml"
+    text = table.read_text(encoding="utf-8")
+    assert "short_game" in text
+    table.write_text(text + "\n# a comment changes the key\n", encoding="utf-8")
+    again = fresh(market)
+    assert again.load_source == "files" and len(entries(cache_dir)) == 2
+
+
+def test_positions_in_messages_survive_the_cache(cache_dir):
+    first = fresh("puerto_rico")
+    again = fresh("puerto_rico")
+    d1, d2 = first.definition, again.definition
+    for path in (("steps", "build"), ("defs", "may_build(p, b)"), ("flow",)):
+        assert str(d2.where(path)) == str(d1.where(path))
+    assert str(d2.locate(("steps", "build", "actions", "build", "effect"), 2, 5)) == \
+        str(d1.locate(("steps", "build", "actions", "build", "effect"), 2, 5))
+
+
+def test_a_corrupt_or_foreign_entry_is_a_miss_not_an_error(cache_dir):
+    fresh("puerto_rico")
+    (entry,) = entries(cache_dir)
+    blob = bytearray(entry.read_bytes())
+    blob[-10] ^= 0xFF
+    entry.write_bytes(bytes(blob))
+    assert fresh("puerto_rico").load_source == "files"
+    (entry,) = entries(cache_dir)
+    entry.write_bytes(b"garbage")
+    assert fresh("puerto_rico").load_source == "files"
+    assert fresh("puerto_rico").load_source == "cache"
+
+
+def test_an_entry_others_may_write_is_not_used(cache_dir):
+    fresh("puerto_rico")
+    (entry,) = entries(cache_dir)
+    os.chmod(entry, 0o666)
+    assert fresh("puerto_rico").load_source == "files"
+
+
+def test_a_directory_others_may_use_is_not_used(cache_dir):
+    cache_dir.mkdir(mode=0o700)
+    os.chmod(cache_dir, 0o777)
+    game = fresh("puerto_rico")
+    assert game.load_source == "files" and entries(cache_dir) == []
+
+
+def test_a_definition_with_problems_is_never_stored(cache_dir, market):
+    f = market / "game.yaml"
+    f.write_text(f.read_text(encoding="utf-8").replace("flow:", "flow_typo:", 1), encoding="utf-8")
+    for _ in range(2):
+        with pytest.raises(DefinitionError):
+            fresh(market)
+    assert entries(cache_dir) == []
+
+
+def test_overlays_are_part_of_the_key(cache_dir):
+    two = ROOT / "gamedefs" / "puerto_rico" / "variants"
+    overlay = sorted(two.glob("*.yaml"))[0]
+    plain, varied = fresh("puerto_rico"), fresh("puerto_rico", overlay)
+    assert varied.load_source == "files" and len(entries(cache_dir)) == 2
+    assert fresh("puerto_rico", overlay).load_source == "cache"
+    assert varied.content_hash != plain.content_hash
+
+
+def test_the_cache_can_be_turned_off(cache_dir, monkeypatch):
+    monkeypatch.setenv("MEEPLE_CACHE", "off")
+    assert fresh("puerto_rico").load_source == "files"
+    assert fresh("puerto_rico").load_source == "files"
+    assert not cache_dir.exists()
+
+
+def test_old_entries_are_evicted(cache_dir, monkeypatch):
+    cache_dir.mkdir(mode=0o700)
+    for i in range(4):
+        assert cache.write(cache_dir, f"{i:064x}", {"n": i})
+        os.utime(cache_dir / f"{i:064x}.bin", (1000 + i, 1000 + i))
+    monkeypatch.setattr(cache, "MAX_ENTRIES", 2)
+    cache._evict(cache_dir)
+    assert [cache.read(cache_dir, f"{i:064x}") for i in range(4)] == [None, None, {"n": 2, "key": f"{2:064x}"},
+                                                                       {"n": 3, "key": f"{3:064x}"}]

@@ -1,0 +1,135 @@
+"""Menus planned at load (interpreter/menuplan.py): where each part of an action's condition runs.
+
+A part that reads no choice is computed once per menu; a conjunct is checked at the outermost loop that
+binds what it reads, so an action whose choice-free part is false offers nothing without its choices being
+enumerated; a moved conjunct that fails is not trusted, and the condition as written decides. The golden
+transcripts check that no shipped game's menus changed.
+"""
+
+import pytest
+
+from interpreter.compiler import RuleError
+
+from games import action_ids, make_game
+
+GAME = """
+game: {id: plan, players: [2]}
+vars:
+  global:
+    zero: {}
+    gate: {type: bool, init: GATE}
+  player:
+    coins: {init: 1}
+zones:
+  global:
+    pool: {}
+  player:
+    hand: {}
+components:
+  thing:
+    zone: pool
+    properties: {w: 0}
+    types:
+      one: {count: 2, w: 1}
+      two: {count: 2, w: 2}
+      three: {w: 3}
+  gear:
+    zone: hand
+    fields: {on: {type: bool, init: true}}
+    active: "self.on"
+    types:
+      lamp: {}
+flow:
+  - each_player: {step: pick}
+steps:
+  pick:
+    actions:
+      ACTIONS
+"""
+
+
+def game_with(tmp_path, actions, gate="true"):
+    body = "\n".join("      " + line for line in actions.strip("\n").split("\n"))
+    return make_game(tmp_path, GAME.replace("GATE", gate).replace("      ACTIONS", body))
+
+
+def action(game, name):
+    return next(a for (sid, _), st in game.steps.items() for a in st.actions if a.name == name)
+
+
+def test_a_part_that_reads_no_choice_is_computed_once_per_menu(tmp_path):
+    game = game_with(tmp_path, """
+take:
+  choose: {x: pool}
+  if: "x.w <= player.coins or active(player, lamp)"
+""")
+    fired = game.world.active_fired
+    before = fired.get("lamp", 0)
+    ids = action_ids(game, game.new_game(2))
+    assert ids == [f"take(x={x})" for x in range(5)]
+    assert fired.get("lamp", 0) - before == 1  # asked for the three pieces of w > 1, computed once
+
+
+def test_an_action_whose_choice_free_part_is_false_is_not_enumerated(tmp_path):
+    actions = """
+take:
+  choose: {x: "list(y for y in pool if 10 // zero > 0)"}
+  if: "gate and x.w > 0"
+other: {}
+"""
+    closed = game_with(tmp_path, actions, gate="false")
+    assert action(closed, "take").plan.pre is not None
+    assert action_ids(closed, closed.new_game(2)) == ["other"]  # the failing domain was never computed
+    opened = game_with(tmp_path, actions, gate="true")
+    with pytest.raises(RuleError, match="division by zero"):
+        action_ids(opened, opened.new_game(2))
+
+
+def test_a_conjunct_of_the_first_choice_is_checked_before_the_second_is_enumerated(tmp_path):
+    game = game_with(tmp_path, """
+take:
+  choose: {k: "range(1, 4)", x: pool}
+  if: "k <= player.coins + 1 and x.w == k"
+""")
+    plan = action(game, "take").plan
+    assert plan.pre is None and plan.levels[0] is not None and plan.rest is not None
+    assert action_ids(game, game.new_game(2)) == ["take(k=1,x=0)", "take(k=1,x=1)", "take(k=2,x=2)",
+                                                   "take(k=2,x=3)"]
+
+
+def test_a_moved_conjunct_that_fails_leaves_the_decision_to_the_condition_as_written(tmp_path):
+    # `10 // zero > 0` reads no choice, so it is checked first; it fails, so each piece is checked
+    # with the whole condition, in its order: `x.w > 5` is false for every piece, nothing fails.
+    quiet = game_with(tmp_path, """
+take:
+  choose: {x: pool}
+  if: "x.w > 5 and 10 // zero > 0"
+other: {}
+""")
+    assert action_ids(quiet, quiet.new_game(2)) == ["other"]
+    # Where the condition as written reaches the failing part, the failure is reported as before.
+    loud = game_with(tmp_path, """
+take:
+  choose: {x: pool}
+  if: "x.w > 2 and 10 // zero > 0"
+""")
+    with pytest.raises(RuleError, match="division by zero") as info:
+        action_ids(loud, loud.new_game(2))
+    assert "take" in str(info.value)
+
+
+def test_a_first_choice_shared_by_actions_is_found_once_per_menu(tmp_path):
+    game = game_with(tmp_path, """
+take:
+  choose: {x: "list(y for y in pool if active(player, lamp))"}
+  if: "x.w == 1"
+mark:
+  choose: {x: "list(y for y in pool if active(player, lamp))"}
+  if: "x.w == 2"
+""")
+    assert action(game, "take").params[0][2] is action(game, "mark").params[0][2]
+    fired = game.world.active_fired
+    before = fired.get("lamp", 0)
+    ids = action_ids(game, game.new_game(2))
+    assert ids == ["take(x=0)", "take(x=1)", "mark(x=2)", "mark(x=3)"]
+    assert fired.get("lamp", 0) - before == 5  # one pass over the five pieces, not one per action
