@@ -14,6 +14,7 @@ from .compiler import RuleError, Scope, Unit
 from .world import label_of
 
 SEQ, EFFECT, STEP, CALL, IF, REPEAT, EACH = range(7)
+SIMUL = 7  # a simultaneous decision (simultaneous.py)
 DEFAULT_MAX = 1000
 ADVANCE_GUARD = 200_000
 
@@ -221,6 +222,10 @@ class FlowCompiler:
                 return None
             n.step = self.step(sid, event, ("steps", sid))
             return self.add(n)
+        if "simultaneous" in keys:
+            from . import simultaneous
+            n = simultaneous.compile_node(self, raw, path, event, Node(SIMUL, path))
+            return self.add(n) if n is not None else None
         if "call" in keys:
             n = Node(CALL, path)
             target = raw["call"]
@@ -267,7 +272,7 @@ class FlowCompiler:
                 w.error(f"each_player until must be once, all_pass or one_left, not '{mode}'", path + ("until",))
             n.extra = (frm, 1 if direction == "clockwise" else -1, mode, int(raw.get("max", DEFAULT_MAX)), order)
             return self.add(n)
-        w.error("a flow node needs one of: effect, step, call, if, repeat, each_player", path)
+        w.error("a flow node needs one of: effect, step, simultaneous, call, if, repeat, each_player", path)
         return None
 
     # ------------------------------------------------------------ steps and actions
@@ -462,6 +467,15 @@ def _advance(game, s, log):
                 s.menu = menu
                 return
             s.flow.pop()
+        elif k == SIMUL:
+            from . import simultaneous
+            if fr[4] is None and not simultaneous.start(game, s, fr, node):
+                s.flow.pop()
+            elif None in fr[5]:
+                s.menu = None  # a decision: the menu is the deciding seat's (Game._menu)
+                return
+            else:
+                simultaneous.reveal(game, s, fr, node, log)
         elif k == EFFECT:
             s.flow.pop()
             run_effect(game, s, node.fn, node.nslots, fr[1], fr[2])

@@ -15,7 +15,8 @@ from pathlib import Path
 
 from . import rng
 from .compiler import NOCONST, RuleError, Scope, Unit
-from .flow import FlowCompiler, advance, mark_acted, push, run_effect, fire_events
+from . import simultaneous
+from .flow import SIMUL, FlowCompiler, advance, mark_acted, push, run_effect, fire_events
 from .model import load_definition
 from .problems import DefinitionError, InputError, Problem, did_you_mean, sort_problems
 from .resources import data_dir
@@ -288,14 +289,53 @@ class Game:
         return not s.flow
 
     def current_player(self, s: State):
-        """The seat that decides now, or None when the game is over."""
-        return s.flow[-1][1] if s.flow else None
+        """The seat that decides now, or None when the game is over (in a simultaneous decision: the first
+        seat that has not chosen yet; `pending_players` lists them all)."""
+        if not s.flow:
+            return None
+        fr = s.flow[-1]
+        if fr[4] is not None and self.nodes[fr[0]].kind == SIMUL:
+            return next(iter(simultaneous.pending(fr)), None)
+        return fr[1]
 
-    def _menu(self, s):
+    def pending_players(self, s: State) -> list:
+        """The seats that may decide now: several in a simultaneous decision, else the current player."""
+        if s.flow and self.nodes[s.flow[-1][0]].kind == SIMUL and s.flow[-1][4] is not None:
+            return simultaneous.pending(s.flow[-1])
+        p = self.current_player(s)
+        return [] if p is None else [p]
+
+    def is_simultaneous(self, s: State) -> bool:
+        """Is the decision now one of a simultaneous step (choices hidden until all are in)?"""
+        return bool(s.flow) and self.nodes[s.flow[-1][0]].kind == SIMUL
+
+    def conceal(self, s: State, seat: int) -> State:
+        """A copy of `s` without the pending simultaneous choices of seats other than `seat`."""
+        return simultaneous.conceal(self, s, seat)
+
+    def _frame_for(self, s, player):
+        """The top frame as seen by the deciding `player` (its player slot is the seat that decides)."""
+        fr = s.flow[-1]
+        if self.nodes[fr[0]].kind != SIMUL:
+            if player is not None and player != fr[1]:
+                raise IllegalAction(f"player {player + 1} has no decision now "
+                                    f"(player {fr[1] + 1 if fr[1] is not None else '-'} decides)")
+            return fr
+        seats = simultaneous.pending(fr)
+        p = seats[0] if player is None and seats else player
+        if p not in seats:
+            raise IllegalAction(f"player {p + 1 if p is not None else '-'} has no choice to make now "
+                                f"(still to choose: {', '.join(str(x + 1) for x in seats) or 'nobody'})")
+        return [fr[0], p, fr[2]] + fr[3:]
+
+    def _menu(self, s, player=None):
+        if player is not None and s.flow and player != self.current_player(s):
+            fr = self._frame_for(s, player)
+            return self.nodes[fr[0]].step.menu(s, fr[1], fr[2])
         if s.menu is None:
             if not s.flow:
                 return []
-            fr = s.flow[-1]
+            fr = self._frame_for(s, None)
             node = self.nodes[fr[0]]
             s.menu = node.step.menu(s, fr[1], fr[2]) if node.step is not None else []
         return s.menu
@@ -304,11 +344,18 @@ class Game:
     def action_id(act, vals) -> str:
         return act.idfmt % vals if vals else act.idfmt
 
-    def legal_actions(self, s: State, labels: bool = True) -> list[dict]:
-        """Every legal decision now, as JSON objects {id, step, action, args[, label]}."""
+    def legal_actions(self, s: State, labels: bool = True, player: int | None = None) -> list[dict]:
+        """Every legal decision now, as JSON objects {id, step, action, args[, label]}: the current
+        player's, or (in a simultaneous decision) those of `player`, a seat still to choose."""
         out = []
+        if player is not None and s.flow and player != self.current_player(s):
+            menu = self._menu(s, player)
+            fr = self._frame_for(s, player)
+            return [dict({"id": self.action_id(a, v), "step": a.step, "action": a.name,
+                          "args": dict(zip(a.pnames, v))}, **({"label": self.render(s, a, v, fr)} if labels else {}))
+                    for a, v in menu]
         menu = self._menu(s)
-        fr = s.flow[-1] if s.flow else None
+        fr = self._frame_for(s, None) if s.flow else None
         ids = {}
         for entry in menu:
             act, vals = entry
@@ -361,7 +408,16 @@ class Game:
             return ("yes" if v else "no") if lang == "en" else ("是" if v else "否")
         return str(v)
 
-    def _find(self, s, action):
+    def _find(self, s, action, player=None):
+        if player is not None and s.flow and player != self.current_player(s):
+            menu = self._menu(s, player)
+            aid = action.get("id") if isinstance(action, dict) else action
+            for act, vals in menu:
+                if self.action_id(act, vals) == aid or (isinstance(action, dict) and aid is None and act.name ==
+                        action.get("action") and dict(zip(act.pnames, vals)) == (action.get("args") or {})):
+                    return act, vals
+            raise IllegalAction(f"illegal action '{aid}' for player {player + 1}: not among its "
+                                f"{len(menu)} legal choices")
         menu = self._menu(s)
         if isinstance(action, dict):
             aid = action.get("id")
@@ -389,7 +445,7 @@ class Game:
     def _why(self, s, aid, menu) -> str:
         if not s.flow:
             return f"illegal action '{aid}': the game is over"
-        fr = s.flow[-1]
+        fr = self._frame_for(s, None)
         step = self.nodes[fr[0]].step
         who = f"player {fr[1] + 1}" if fr[1] is not None else "nobody"
         name = aid.split("(", 1)[0]
@@ -407,12 +463,19 @@ class Game:
         return (f"illegal action '{aid}': not among the {len(menu)} legal choices of step '{step.id}' "
                 f"for {who}{why}{legal}")
 
-    def apply(self, s: State, action, log: list | None = None) -> State:
+    def apply(self, s: State, action, log: list | None = None, player: int | None = None) -> State:
         """The state after `action` (a dict from legal_actions or its id); `s` is left untouched.
+        In a simultaneous decision `player` names the seat that chooses (default: the current player).
 
         Raises IllegalAction, with the reason, for anything that is not a legal decision now."""
-        act, vals = self._find(s, action)
+        act, vals = self._find(s, action, player)
         t = s.copy(self.layout)
+        if self.nodes[t.flow[-1][0]].kind == SIMUL:
+            seat = self.current_player(s) if player is None else player
+            simultaneous.choose(self, t, t.flow[-1], act, vals, seat, log)
+            t.decisions += 1
+            advance(self, t, log)
+            return t
         fr = t.flow.pop()
         player, event = fr[1], fr[2]
         if log is not None:
@@ -562,6 +625,11 @@ class Game:
                                                                    str(fdef.get("type", "int")), kinds):
                     return f"field {fname} of piece {x} has a wrong value: {v!r}"
         for fr in s.flow:
+            if len(fr) == 7 and type(fr[0]) is int and 0 <= fr[0] < len(self.nodes) and \
+                    self.nodes[fr[0]].kind == SIMUL:
+                problem = simultaneous.frame_problem(self, s, fr)
+                if problem:
+                    return problem
             if (len(fr) != 7 or type(fr[0]) is not int or not 0 <= fr[0] < len(self.nodes)
                     or (fr[1] is not None and not (type(fr[1]) is int and 0 <= fr[1] < s.n))):
                 return f"flow frame {fr!r} is not a position of this game's flow"
@@ -592,6 +660,7 @@ class Game:
         hidden_g = [name for name, v, t in w.var_defs["global"] if v.get("visible") == "none"]
         for name in hidden_g:
             d["vars"][name] = "hidden"
+        simultaneous.redact(self, d["flow"], player)
         d["viewer"] = player
         d["to_move"] = self.current_player(s)
         return d

@@ -159,7 +159,7 @@ def unused_components(game):
 def unreachable(game):
     w = game.world
     d = game.definition
-    used_steps = {n.step.id for n in game.nodes if n.step is not None and n.kind == 2}
+    used_steps = {n.step.id for n in game.nodes if n.step is not None and n.kind in (2, 7)}  # a step or a simultaneous step
     for sid in d["steps"]:
         if sid not in used_steps:
             yield Finding("unreachable", "warning", f"step '{sid}' is in no flow: its actions can never be taken",

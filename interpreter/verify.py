@@ -21,6 +21,7 @@ import time
 
 from .game import Game, load_game, find_game
 from .invariants import action_leaks, check_state, hidden_leaks, resource_totals
+from .secrecy import elimination_leaks, hides_choices, sealed_leaks
 from .lint import lint, summary
 from .problems import DefinitionError
 from .scenario import run_game_scenarios
@@ -189,6 +190,8 @@ def play_checked(game, n, seed, report, check_replay=False):
     r = random.Random(seed)
     taken = []
     seen = set()
+    secret = hides_choices(game)
+    checked: dict = {}  # (step, action) -> times its secrecy was checked
     while not game.is_over(s):
         if len(taken) >= MAX_DECISIONS:
             violation(f"the game did not end within {MAX_DECISIONS} decisions")
@@ -213,6 +216,12 @@ def play_checked(game, n, seed, report, check_replay=False):
             for leak in action_leaks(game, s):
                 violation(leak)
         a = acts[r.randrange(len(acts))]
+        key = (a["step"], a["action"])
+        if secret and (checked.get(key, 0) < 3 or len(taken) % SAMPLE_EVERY == 0):
+            # a choice the rules hide: the others must not be able to tell it (sealed, or by elimination)
+            checked[key] = checked.get(key, 0) + 1
+            for leak in sealed_leaks(game, s) + elimination_leaks(game, s, a):
+                violation(leak)
         taken.append(a["id"])
         s = game.apply(s, a)
         for p in check_state(game, s, totals0):

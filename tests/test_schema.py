@@ -276,7 +276,8 @@ def test_enum_value_with_did_you_mean():
 
 def test_flow_node_without_a_kind_key():
     assert messages("flow:\n  - efect: 'x = 1'\n") == [
-        "g.yaml:2:5: error: flow[0]: expected one of the keys 'effect', 'step', 'call', 'if', 'repeat' or "
+        "g.yaml:2:5: error: flow[0]: expected one of the keys 'effect', 'step', 'simultaneous', 'call', 'if', "
+        "'repeat' or "
         "'each_player'; 'efect': did you mean 'effect'?"
     ]
 
