@@ -498,11 +498,14 @@ class Compiler:
         args = n.children[1:]
         if name in self.w.defs:
             return self.inline_def(name, args, sc, n)
-        from .vocabulary import FUNCTIONS
+        if name in self.w.procedures:
+            return self.w.procedures.call(self, name, args, sc, n)
+        from .vocabulary import AGGREGATES, FUNCTIONS
         fn = FUNCTIONS.get(name)
         if fn is None:
             raise CompileError(f"unknown function '{name}'", name_tok,
-                               did_you_mean(name, list(FUNCTIONS) + list(self.w.defs)))
+                               did_you_mean(name, list(FUNCTIONS) + list(self.w.defs) + list(self.w.procedures.sigs)
+                                            + list(AGGREGATES)))
         if fn.effect and not sc.unit.effects:
             raise CompileError(f"'{name}' changes the state: it may be used in an effect only", name_tok)
         if not fn.min_args <= len(args) <= fn.max_args:

@@ -100,6 +100,7 @@ class Game:
         self._compile_pieces()
         fc = FlowCompiler(w)
         self.root = fc.compile_all()
+        w.procedures.compile_all()  # unused ones too: their mistakes matter
         self.nodes = fc.nodes
         self.phase_root = fc.phase_root
         self.hooks = fc.hooks

@@ -109,6 +109,9 @@ def unused_names(game):
         if ("def", name) not in reads:
             key = next((k for k in d["defs"] if str(k).split("(")[0].strip() == name), name)
             yield Finding("unused", "warning", f"def '{name}' is never used", d.where(("defs", key)))
+    for name, (_, _, path) in w.procedures.sigs.items():
+        if ("procedure", name) not in reads:
+            yield Finding("unused", "warning", f"procedure '{name}' is never called", d.where(path))
     for name in w.params:
         if ("param", name) not in reads:
             yield Finding("unused", "warning", f"parameter '{name}' is never read by a rule, so its "

@@ -78,6 +78,8 @@ class World:
                                | set(self.kind_values) | set(self.types) | self.phases | set(self.end_triggers))
         self._check_namespace()
         self.compiler = Compiler(self)
+        from .procedures import Procedures
+        self.procedures = Procedures(self)
         self._graphs()
         self._params()
         self._active()

@@ -340,7 +340,8 @@ def test_all_problems_at_once_shallow_first_then_in_file_order():
     text = "steps:\n  s:\n    optional: 3\n    actions: {a: {pass: 1}}\nkinds:\n  k: {}\ngmae: {}\n"
     assert [(p.location.line, p.message.split(":")[0]) for p in check(text)] == [
         (7, "unknown section 'gmae'; expected one of 'game', 'options', 'kinds', 'tables', 'resources', 'vars', "
-            "'zones', 'parameters', 'components', 'defs', 'events', 'hooks', 'setup', 'flow', 'phases', 'steps', "
+            "'zones', 'parameters', 'components', 'defs', 'procedures', 'events', 'hooks', 'setup', 'flow', 'phases', "
+            "'steps', "
             "'scoring' or 'end'"),
         (6, "kinds.k"),
         (3, "steps.s.optional"),
