@@ -217,11 +217,13 @@ def narrates_actions(messages: list) -> bool:
     return any(isinstance(m, dict) and "player" in m for m in messages)
 
 
-def print_log(messages: list, lang: str) -> None:
-    """The narrative: what a player did, indented under the headers of rounds and phases."""
+def print_log(messages: list, lang: str, seat: int | None = None) -> None:
+    """The narrative: what a player did, indented under the headers of rounds and phases; as `seat` sees
+    it (what the rules hide from that seat stays hidden), or as the table sees it."""
+    from .narration import for_seat
     for message in messages:
-        line = text(message, lang)
-        if isinstance(message, dict) and message.get("player") is not None:
+        line = for_seat(message, seat, lang) if seat is not None else text(message, lang)
+        if isinstance(message, dict) and (message.get("player") is not None or message.get("note")):
             line = "  " + line
         elif isinstance(message, dict) and message.get("phase") is not None:
             line = f"== {line} =="
@@ -448,8 +450,10 @@ def cmd_play(args) -> int:
     state = new_game(game, players, seed, options, setup_log)
     seats = ", ".join(f"{person(s)} {k}" for s, k in enumerate(kinds))
     out(f"{title(game, lang)}: {players} players, seed {seed} ({seats})")
+    humans = [s for s, k in enumerate(kinds) if k == "human"]
+    viewer = humans[0] if len(humans) == 1 else None  # one person at the table: tell them what they see
     if narrate:
-        print_log(setup_log, lang)
+        print_log(setup_log, lang, viewer)
     record: list[str] = []
     decisions = 0
     try:
@@ -473,7 +477,7 @@ def cmd_play(args) -> int:
             if narrate or kinds[seat] == "human":
                 if not narrates_actions(messages):
                     out(f"  {person(seat)}: {label_of(action, lang)}")
-                print_log(messages, lang)
+                print_log(messages, lang, viewer)
     except Quit as why:
         out(f"Game abandoned after {decisions} decision{'' if decisions == 1 else 's'}.")
         write_record(args.record, record)

@@ -104,6 +104,7 @@ class Game:
         self.nodes = fc.nodes
         self.phase_root = fc.phase_root
         self.hooks = fc.hooks
+        self.event_notes = fc.event_notes
         self.steps = fc.steps
         su = Unit(player=False, effects=True)
         self.setup_fn = w.compile_stmts(d["setup"], ("setup",), su) if d["setup"] is not None else None
@@ -375,21 +376,11 @@ class Game:
             e[p[1]] = v
         return self.render_template(s, act.label, e)
 
-    def render_template(self, s, label, e):
-        """A compiled label ({en, zh} lists of parts) as text, its holes evaluated in env e."""
-        out = {}
-        for lang in ("en", "zh"):
-            text = []
-            for lit, f, t in label[lang]:
-                if f is None:
-                    text.append(lit)
-                else:
-                    try:
-                        text.append(self.value_text(f(s, e), t, lang, s))
-                    except Exception:
-                        text.append("?")
-            out[lang] = "".join(text)
-        return out
+    def render_template(self, s, label, e, viewer=None):
+        """A compiled label ({en, zh} lists of parts) as text, its holes evaluated in env e: every value
+        shown, or (given a seat as `viewer`) only what that seat may see."""
+        from .narration import EVERYONE, render
+        return render(self, s, label, e, EVERYONE if viewer is None else viewer)
 
     def value_text(self, v, t, lang="en", s=None):
         """A value as text for people: pieces and kind values by their labels, players as seats."""
@@ -480,10 +471,15 @@ class Game:
         fr = t.flow.pop()
         player, event = fr[1], fr[2]
         if log is not None:
-            lab = self.render(s, act, vals, fr)
-            who_en = f"Player {player + 1}" if player is not None else "Game"
-            who_zh = f"玩家{player + 1}" if player is not None else "游戏"
-            log.append({"player": player, "en": f"{who_en}: {lab['en']}", "zh": f"{who_zh}：{lab['zh']}"})
+            from .narration import entry
+            e = [player, event] + [None] * (act.nslots - 2)
+            for p, v in zip(act.params, vals):
+                e[p[1]] = v
+            if player is not None:
+                log.append(entry(self, s, act.label, e, who=player))
+            else:
+                lab = self.render(s, act, vals, fr)
+                log.append({"player": player, "en": f"Game: {lab['en']}", "zh": f"游戏：{lab['zh']}"})
         fired = self.fired
         key = ("action", act.step, act.name)
         fired[key] = fired.get(key, 0) + 1
@@ -670,11 +666,19 @@ class Game:
         """A few lines on the position: where the flow is, then each player's vars (seen by `viewer`:
         other players' private vars are not shown; None shows everything)."""
         lines = []
-        path = [self.nodes[fr[0]].label[lang] for fr in s.flow if self.nodes[fr[0]].phase is not None]
+        from .narration import render
+        seat = None if viewer is None else viewer
+
+        def told(tmpl, n, fr, static):
+            if tmpl is None:
+                return static[lang]
+            return render(self, s, tmpl, [fr[1], fr[2]] + [None] * (n - 2), seat)[lang]
+        path = [told(self.nodes[fr[0]].tmpl, self.nodes[fr[0]].nslots, fr, self.nodes[fr[0]].label)
+                for fr in s.flow if self.nodes[fr[0]].phase is not None]
         if s.flow:
             step = self.nodes[s.flow[-1][0]].step
             if step is not None:
-                path.append(step.label[lang])
+                path.append(told(step.tmpl, step.tmpl_n, self._frame_for(s, None), step.label))
             who = self.current_player(s)
             lines.append(" / ".join(path) + (f" — {self.value_text(who, 'player', lang)}" if who is not None else ""))
         else:

@@ -87,8 +87,8 @@ def reveal(game, s, fr, node, log):
         for prm, v in zip(act.params, vals):
             e[prm[1]] = v
         if log is not None:
-            lab = game.render_template(s, act.label, e)
-            log.append({"player": p, "en": f"Player {p + 1}: {lab['en']}", "zh": f"玩家{p + 1}：{lab['zh']}"})
+            from .narration import entry
+            log.append(entry(game, s, act.label, e, who=p))
         if act.effect is not None:
             s.ev = []
             s.budget = 0
