@@ -380,6 +380,8 @@ class Compiler:
         b = self.expr(base, sc)
         k = self.expr(key, sc)
         if b.t == "map":
+            if k.t in ("int", "bool", "player", "piece"):
+                raise CompileError(f"a map's keys are the values of its kind, not a {k.t}", key)
             # A missing key raises KeyError, which the statement or the menu reports where it is written.
             return self.gen(f"({self.src(b)})[{self.src(k)}]", "int")
         if b.t.startswith("list:") or b.t == "any" or b.t.startswith("table"):
@@ -436,7 +438,11 @@ class Compiler:
         return self.gen(f"(({self.src(a)}) {op} ({self.src(b)}))", "bool")
 
     def check_comparable(self, a: X, b: X, node):
-        """Catch `x.type == 'univrsity'`: a string constant compared must be a known name."""
+        """Catch `x.type == 'univrsity'`: a string constant compared must be a known name; and a kind
+        value (a text) compared with a number or a yes/no, which is never equal."""
+        kinds = {a.t, b.t}
+        if "str" in kinds and kinds & {"int", "bool"}:
+            raise CompileError(f"this compares a {a.t} with a {b.t}: they are never equal", node)
         for x, y in ((a, b), (b, a)):
             if x.t == "str" and y.c is not NOCONST and isinstance(y.c, str):
                 w = self.w
@@ -541,8 +547,12 @@ class Compiler:
         try:
             body_x = self.expr(body, inner)
         except CompileError as ex:
-            ex.message = f"in def '{name}' ({where}): {ex.message}"
-            ex.line, ex.col = getattr(node.meta, "line", 1), getattr(node.meta, "column", 1)
+            if not getattr(ex, "reported", False):
+                # A mistake in the def's body: reported once, where the def is written (naming the first
+                # use that found it); every use then fails quietly.
+                use = getattr(node.meta, "line", 1), getattr(node.meta, "column", 1)
+                self.w.def_problem(name, ex, use)
+                ex.reported = True
             raise
         finally:
             self.def_stack.pop()
@@ -776,6 +786,8 @@ class Compiler:
             if b.t != "map":
                 raise CompileError(f"only a map entry can be set by index, not a {b.t}", node)
             k = self.expr(key, sc)
+            if k.t in ("int", "bool", "player", "piece"):
+                raise CompileError(f"a map's keys are the values of its kind, not a {k.t}", key)
             return {"c": self.src(b), "k": self.src(k), "t": "int", "lo": self.map_min(base), "what": "{0}",
                     "arg": "_k", "map": True}
         raise CompileError("this cannot be assigned to", node)

@@ -131,7 +131,7 @@ def unused_names(game):
     for name in w.events:
         if ("emit", name) not in reads:
             yield Finding("unused", "warning", f"event '{name}' is never emitted", d.where(("events", name)))
-        elif name not in game.hooks:
+        elif name not in game.hooks and name not in getattr(game, "event_notes", {}):  # a label narrates it
             yield Finding("unused", "info", f"event '{name}' has no hook", d.where(("events", name)))
 
 

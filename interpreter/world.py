@@ -281,6 +281,8 @@ class World:
 
     def _defs(self):
         self.defs = {}
+        self.def_paths = {}
+        self._def_reported = set()
         for key, body in self.d["defs"].items():
             path = ("defs", key)
             key_s = str(key).strip()
@@ -303,6 +305,7 @@ class World:
                 continue
             where = str(self.d.where(path) or key_s)
             self.defs[name] = (params, tree, where)
+            self.def_paths[name] = path
 
     BUILTIN_NAMES = ("player", "players", "player_count", "pieces", "none", "true", "false", "option",
                      "event", "game_ending", "self")
@@ -325,6 +328,15 @@ class World:
                         f"'{n}' is both a {seen[n]} and a {what}: DSL names must be unique", self.d.where(())))
                 seen.setdefault(n, what)
 
+    def def_problem(self, name, ex, use):
+        """A mistake in def `name`'s body (CompileError ex), reported once at the def."""
+        key = (name, ex.message)
+        if key in self._def_reported:
+            return
+        self._def_reported.add(key)
+        self.problems.append(Problem(f"in def '{name}': {ex.message}",
+                                     self.d.locate(self.def_paths[name], ex.line, ex.col), ex.hint))
+
     # ------------------------------------------------------------ compiling helpers
     def compile_expr(self, text, path, unit: Unit | None = None, scope: Scope | None = None, want=None):
         """Compile one expression at `path`; on error record a problem and return None."""
@@ -342,7 +354,8 @@ class World:
             self.error(ex.message, path, line=ex.line, col=ex.col)
             return None
         except CompileError as ex:
-            self.error(ex.message, path, ex.hint, line=ex.line, col=ex.col)
+            if not getattr(ex, "reported", False):  # a def's mistake is reported at the def
+                self.error(ex.message, path, ex.hint, line=ex.line, col=ex.col)
             return None
         if want == "bool" and x.t not in ("bool", "any", "int", "piece", "player", "str", "none"):
             self.error(f"expected a condition, got a {x.t}", path)
@@ -370,7 +383,8 @@ class World:
         except DslSyntaxError as ex:
             self.error(ex.message, path, line=ex.line, col=ex.col)
         except CompileError as ex:
-            self.error(ex.message, path, ex.hint, line=ex.line, col=ex.col)
+            if not getattr(ex, "reported", False):
+                self.error(ex.message, path, ex.hint, line=ex.line, col=ex.col)
         return None
 
     # ------------------------------------------------------------ parameters and activity

@@ -1,0 +1,61 @@
+"""Errors for authors: one error per root cause, at the place of the mistake, with a did-you-mean; kinds,
+numbers, yes/no and texts told apart when the game loads."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import make_game
+from interpreter.problems import DefinitionError
+
+BASE = """
+    game: {id: t, players: [2]}
+    kinds: {fruit: {values: [apple, pear]}}
+    vars:
+      global: {x: {init: 0}, price: {of: fruit}}
+      player: {coins: {init: 0}}
+    defs:
+      "rich(p)": "p.coins > 3"
+    steps:
+      s:
+        actions:
+          a:
+            if: "COND"
+            effect: "EFFECT"
+    flow: {step: s}
+"""
+
+
+def problems(tmp_path, cond="x == 0", effect="x += 1", extra=""):
+    text = BASE.replace("COND", cond).replace("EFFECT", effect) + extra
+    with pytest.raises(DefinitionError) as ex:
+        make_game(tmp_path, text)
+    return [str(p).split("error: ", 1)[1] for p in ex.value.problems]
+
+
+def test_one_equals_sign_for_two_is_one_error_that_says_so(tmp_path):
+    assert problems(tmp_path, cond="x = 1") == [
+        "unexpected '=' (to compare two values, write '=='); expected the end of the text"]
+
+
+def test_a_mistake_in_a_def_is_reported_once_at_the_def(tmp_path):
+    text = BASE.replace("p.coins > 3", "p.cions > 3")
+    with pytest.raises(DefinitionError) as ex:
+        make_game(tmp_path, text.replace("COND", "rich(player)").replace("EFFECT", "if rich(player):\\n    x += 1"))
+    got = [str(p) for p in ex.value.problems]
+    assert len(got) == 1  # three uses, one mistake
+    assert got[0].endswith(":7:17: error: in def 'rich': a player has no var, zone or parameter 'cions'; "
+                           "did you mean 'coins'?")
+
+
+def test_an_unknown_function_has_a_did_you_mean(tmp_path):
+    assert problems(tmp_path, cond="lenn(players) > 1") == ["unknown function 'lenn'; did you mean 'len'?"]
+
+
+def test_a_number_is_not_a_kind_value(tmp_path):
+    assert problems(tmp_path, effect="price[6] += 1") == ["a map's keys are the values of its kind, not a int"]
+    assert problems(tmp_path, cond="apple == 1") == ["this compares a str with a int: they are never equal"]
+
+
+def test_a_text_is_not_a_number(tmp_path):
+    assert problems(tmp_path, effect="x = apple") == ["cannot assign a str to a int"]
