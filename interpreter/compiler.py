@@ -283,6 +283,8 @@ class Compiler:
             return const(z, "zone")
         if name in w.kinds:
             w.reads.add(("kind", name))
+            if name in w.number_kinds:
+                return const(list(w.number_kinds[name]), "list:int")
             return const(list(w.kinds[name]), "list:str")
         if name in w.kind_values or name in w.types or name in w.phases or name in w.end_triggers:
             w.reads.add(("name", name))

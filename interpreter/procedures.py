@@ -46,7 +46,7 @@ class Procedures:
             pname, _, ptype = (y.strip() for y in part.partition(":"))
             ptype = ptype or "any"
             if ptype in w.kinds:
-                ptype = "str"
+                ptype = "int" if ptype in w.number_kinds else "str"
             elif ptype not in TYPES:
                 w.error(f"procedure {name}: '{ptype}' is not a type (one of {', '.join(TYPES)}, or a kind)",
                         path, did_you_mean(ptype, list(TYPES) + list(w.kinds)))

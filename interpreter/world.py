@@ -94,7 +94,17 @@ class World:
         self.kinds = {}
         self.kind_values = {}
         self.kind_labels = {}
+        self.number_kinds = {}   # kind -> the list of its integers (a kind `from: 1, to: 6`)
         for name, k in self.d["kinds"].items():
+            if isinstance(k, dict) and ("from" in k or "to" in k):
+                lo, hi = k.get("from", 1), k.get("to")
+                if type(lo) is not int or type(hi) is not int or not lo <= hi or hi - lo >= 10_000:
+                    self.error("a number kind is written {from: LOW, to: HIGH}: integers, LOW <= HIGH, "
+                               "at most 10,000 values", ("kinds", name))
+                    continue
+                self.number_kinds[name] = list(range(lo, hi + 1))
+                self.kinds[name] = []
+                continue
             values = k.get("values", []) if isinstance(k, dict) else (k or [])
             values = [str(v) for v in values]
             self.kinds[name] = values
@@ -162,7 +172,7 @@ class World:
                 fdef = fdef if isinstance(fdef, dict) else {"init": fdef}
                 field_classes.setdefault(fname, []).append((cname, fdef))
             defaults = cls.get("properties") or {}
-            for tname, tdef in (cls.get("types") or {}).items():
+            for tname, tdef in self._numbered(cname, cls.get("types") or {}):
                 tdef = tdef or {}
                 if tname in self.types:
                     self.error(f"component type '{tname}' is also in class {self.types[tname]}",
@@ -225,6 +235,35 @@ class World:
                              if c in classes and not is_map]
                          for t, c in self.types.items()}
 
+    def _numbered(self, cname, types):
+        """(type name, entry) of a class's types, a numbered type expanded into one type per number:
+        `card: {numbered: {from: 1, to: 20, property: number}, label: Card}` gives card_1..card_20, each with
+        its number in the property and labelled "Card 1".."Card 20"."""
+        self.numbered = getattr(self, "numbered", {})  # expanded type -> (numbered type, its number)
+        for tname, tdef in types.items():
+            num = tdef.get("numbered") if isinstance(tdef, dict) else None
+            if num is None:
+                yield tname, tdef
+                continue
+            path = ("components", cname, "types", tname, "numbered")
+            lo, hi = (num.get("from", 1), num.get("to")) if isinstance(num, dict) else (None, None)
+            prop = num.get("property", "number") if isinstance(num, dict) else None
+            if type(lo) is not int or type(hi) is not int or not lo <= hi or hi - lo >= 1000:
+                self.error("numbered is written {from: LOW, to: HIGH, property: NAME}: integers, LOW <= HIGH, "
+                           "at most 1,000 numbers", path)
+                continue
+            if prop not in ((self.d["components"][cname] or {}).get("properties") or {}):
+                self.error(f"numbered: class {cname} declares no property '{prop}' to hold the number",
+                           path, f"add `{prop}: 0` to the class's properties")
+                continue
+            base = label_of(tdef, tname)
+            for k in range(lo, hi + 1):
+                entry = {key: v for key, v in tdef.items() if key != "numbered"}
+                entry[prop] = k
+                entry["label"] = {"en": f"{base['en']} {k}", "zh": f"{base['zh']}{k}"}
+                self.numbered[f"{tname}_{k}"] = (tname, k)
+                yield f"{tname}_{k}", entry
+
     def _vars_and_zones(self):
         d = self.d
         self.gvars, self.pvars = {}, {}
@@ -237,7 +276,10 @@ class World:
                 v = v if isinstance(v, dict) else {"init": v}
                 if "of" in v:
                     t = "map"
-                    if v["of"] not in self.kinds:
+                    if v["of"] in self.number_kinds:
+                        self.error(f"a map var is keyed by a kind of names; '{v['of']}' is a number kind",
+                                   ("vars", scope, name, "of"), "keep one var per number, or use a table")
+                    elif v["of"] not in self.kinds:
                         self.error(f"unknown kind '{v['of']}'", ("vars", scope, name, "of"),
                                    did_you_mean(v["of"], self.kinds))
                     maps.append(i)
