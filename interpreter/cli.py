@@ -83,8 +83,9 @@ def _data_dir(name: str) -> Path:
 
 def available_games() -> list[str]:
     try:
-        root = _data_dir("gamedefs")
-        return sorted(p.name for p in root.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
+        from .resources import gamedefs_dirs
+        return sorted({p.name for root in gamedefs_dirs() if root.is_dir() for p in root.iterdir()
+                       if p.is_dir() and not p.name.startswith((".", "_"))})
     except (OSError, LookupError, ValueError):
         return []
 
@@ -97,7 +98,10 @@ def resolve_game(ref: str) -> str:
         return str(path.parent if path.is_file() else path)
     games = available_games()
     if ref in games:
-        return ref
+        from .game import find_game
+        where = find_game(ref)
+        err(f"{PROG}: {ref}: the copy in {where}")  # which copy a bare name loaded (a checkout's first)
+        return str(where)
     hint = ""
     close = difflib.get_close_matches(ref, games, n=1)
     if close:
@@ -655,17 +659,19 @@ def cmd_bench(args) -> int:
 # ---------------------------------------------------------------------------------------------- schema
 
 def cmd_schema(args) -> int:
+    name = f"{args.kind}.schema.json"
     try:
-        source = _data_dir("schemas") / SCHEMA_FILE
+        source = _data_dir("schemas") / name
         content = source.read_text(encoding="utf-8")
     except (OSError, LookupError) as exc:
-        raise UsageError(f"cannot read the schema {SCHEMA_FILE}: {exc}") from None
+        raise UsageError(f"cannot read the schema {name}: {exc}") from None
     if args.output:
         try:
             Path(args.output).write_text(content, encoding="utf-8")
         except OSError as exc:
             raise UsageError(f"cannot write {args.output}: {exc.strerror or exc}") from None
-        err(f"wrote {args.output}; put this line at the top of a definition file:")
+        what = {"gamedef": "a definition file", "overlay": "an overlay file", "scenario": "a scenario file"}
+        err(f"wrote {args.output}; put this line at the top of {what[args.kind]}:")
         err(f"# yaml-language-server: $schema={args.output}")
     else:
         sys.stdout.write(content if content.endswith("\n") else content + "\n")
@@ -954,6 +960,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "complete and check a definition file that starts with:\n\n  " + EDITOR_LINE,
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--output", "-O", metavar="FILE", help="write the schema to FILE instead of printing it")
+    p.add_argument("--kind", choices=("gamedef", "overlay", "scenario"), default="gamedef",
+                   help="which schema: game definition files (default), overlay files (variants and house "
+                        "rules) or scenario files")
     p.set_defaults(func=cmd_schema)
     return parser
 

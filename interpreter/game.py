@@ -39,10 +39,12 @@ def find_game(name_or_path) -> Path:
         return _short(p)
     if p.is_file():
         return _short(p.parent)
-    q = data_dir("gamedefs") / str(name_or_path)
-    if q.is_dir():
-        return _short(q)
-    known = sorted(x.name for x in data_dir("gamedefs").iterdir() if x.is_dir()) if data_dir("gamedefs").is_dir() else []
+    from .resources import gamedefs_dirs
+    for root in gamedefs_dirs():  # the checkout's copy first: the one an author edits
+        q = root / str(name_or_path)
+        if q.is_dir():
+            return _short(q)
+    known = sorted({x.name for root in gamedefs_dirs() if root.is_dir() for x in root.iterdir() if x.is_dir()})
     hint = did_you_mean(str(name_or_path), known)
     raise InputError([Problem(f"no game '{name_or_path}' (known games: {', '.join(known) or 'none'})", None, hint)])
 

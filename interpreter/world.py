@@ -105,6 +105,9 @@ class World:
                 self.number_kinds[name] = list(range(lo, hi + 1))
                 self.kinds[name] = []
                 continue
+            if isinstance(k, dict) and "values" not in k:
+                self.error("a kind lists its values (values: [a, b]) or is a number kind (from: 1, to: 6)",
+                           ("kinds", name))
             values = k.get("values", []) if isinstance(k, dict) else (k or [])
             values = [str(v) for v in values]
             self.kinds[name] = values
