@@ -472,13 +472,13 @@ class Game:
             return t
         fr = t.flow.pop()
         player, event = fr[1], fr[2]
+        told = None
         if log is not None:
-            from .narration import entry
             e = [player, event] + [None] * (act.nslots - 2)
             for p, v in zip(act.params, vals):
                 e[p[1]] = v
             if player is not None:
-                log.append(entry(self, s, act.label, e, who=player))
+                told = (e, len(log))  # told once the effect ran: a piece is named where it went
             else:
                 lab = self.render(s, act, vals, fr)
                 log.append({"player": player, "en": f"Game: {lab['en']}", "zh": f"游戏：{lab['zh']}"})
@@ -500,6 +500,9 @@ class Game:
                     fire_events(self, t)
             except (TypeError, KeyError, IndexError, AttributeError, ValueError) as ex:
                 raise RuleError(f"{type(ex).__name__}: {ex}", f"step {act.step}, action {act.name}") from None
+        if told is not None:
+            from .narration import entry
+            log.insert(told[1], entry(self, s, act.label, told[0], who=player, after=t))
         if not act.is_pass:
             mark_acted(self, t)
         t.decisions += 1

@@ -70,8 +70,10 @@ def _visibility(w, scope, name):
     return None
 
 
-def render(game, s, label, e, viewer=EVERYONE):
-    """The label as {en, zh} for `viewer` (a seat, None for a spectator, EVERYONE for all values)."""
+def render(game, s, label, e, viewer=EVERYONE, after=None):
+    """The label as {en, zh} for `viewer` (a seat, None for a spectator, EVERYONE for all values); its
+    holes are evaluated in state s, a piece is named if the viewer may see it in state `after` (where an
+    action put it: a card played face up is named), by default s."""
     out = {}
     for lang in ("en", "zh"):
         text = []
@@ -86,41 +88,41 @@ def render(game, s, label, e, viewer=EVERYONE):
                 continue
             try:
                 v = f(s, e)
-                text.append(_text(game, s, v, t, lang, viewer))
+                text.append(_text(game, s, v, t, lang, viewer, after or s))
             except Exception:
                 text.append("?")
         out[lang] = "".join(text)
     return out
 
 
-def _text(game, s, v, t, lang, viewer):
+def _text(game, s, v, t, lang, viewer, seen_in):
     if isinstance(v, (list, tuple)) and t.startswith("list:"):
-        return ", ".join(_text(game, s, x, t[5:], lang, viewer) for x in v)
+        return ", ".join(_text(game, s, x, t[5:], lang, viewer, seen_in) for x in v)
     if t == "piece" and viewer is not EVERYONE and isinstance(v, int) and 0 <= v < len(s.types):
         from .secrecy import _visible
-        if viewer is None or not _visible(game, s.loc[v], viewer):
-            z = s.loc[v]
+        z = seen_in.loc[v]
+        if viewer is None or not _visible(game, z, viewer):
             if not all(_visible(game, z, q) for q in range(s.n)):
                 cls = game.world.class_of.get(s.types[v], "piece")
                 return ("a " if lang == "en" else "一个") + cls.replace("_", " ")
     return game.value_text(v, t, lang, s)
 
 
-def entry(game, s, label, e, who=None):
+def entry(game, s, label, e, who=None, after=None):
     """A narration entry: the label rendered for the table, and for each seat that sees more. `who` (a
-    seat) prefixes "Player N: "."""
+    seat) prefixes "Player N: "; `after` is the state in which pieces are seen (see render)."""
     def prefixed(r):
         if who is None:
             return r
         return {"en": f"Player {who + 1}: {r['en']}", "zh": f"玩家{who + 1}：{r['zh']}"}
-    public = prefixed(render(game, s, label, e, None))
+    public = prefixed(render(game, s, label, e, None, after))
     out = dict(public)
     if who is not None:
         out["player"] = who
     if any(len(p) > 3 and (p[3] or p[2] == "piece") for p in label["en"] + label["zh"]):
         seen = {}
         for seat in range(s.n):
-            r = prefixed(render(game, s, label, e, seat))
+            r = prefixed(render(game, s, label, e, seat, after))
             if r != public:
                 seen[seat] = r
         if seen:

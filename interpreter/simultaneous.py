@@ -86,9 +86,7 @@ def reveal(game, s, fr, node, log):
         e = [p, fr[2]] + [None] * (act.nslots - 2)
         for prm, v in zip(act.params, vals):
             e[prm[1]] = v
-        if log is not None:
-            from .narration import entry
-            log.append(entry(game, s, act.label, e, who=p))
+        before = s.copy(game.layout) if log is not None else None
         if act.effect is not None:
             s.ev = []
             s.budget = 0
@@ -98,6 +96,12 @@ def reveal(game, s, fr, node, log):
                 raise RuleError(f"{type(ex).__name__}: {ex}", f"step {act.step}, action {act.name}") from None
             if s.ev:
                 fire_events(game, s)
+        if log is not None:  # told once the effect ran: a card played face up is named
+            from .narration import entry
+            lab_env = [p, fr[2]] + [None] * (act.nslots - 2)
+            for prm, v in zip(act.params, vals):
+                lab_env[prm[1]] = v
+            log.append(entry(game, before, act.label, lab_env, who=p, after=s))
         if not act.is_pass:
             mark_acted(game, s)
 
