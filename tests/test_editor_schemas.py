@@ -48,3 +48,30 @@ def test_a_typo_in_an_overlay_or_a_scenario_is_flagged_by_its_schema():
     scenario = json.loads((ROOT / "schemas" / "scenario.schema.json").read_text(encoding="utf-8"))
     bad = {"scenarios": {"x": {"source": "s", "givn": {}}}}
     assert any("givn" in e.message for e in jsonschema.Draft202012Validator(scenario).iter_errors(bad))
+
+
+def test_every_key_of_every_schema_has_a_description():
+    missing = []
+    for name in ("gamedef", "overlay", "scenario"):
+        schema = json.loads((ROOT / "schemas" / f"{name}.schema.json").read_text(encoding="utf-8"))
+        defs = schema.get("$defs", {})
+
+        def walk(node, path):
+            if isinstance(node, dict):
+                for key, sub in (node.get("properties") or {}).items():
+                    ref = sub.get("$ref", "") if isinstance(sub, dict) else ""
+                    described = isinstance(sub, dict) and ("description" in sub or (
+                        ref.startswith("#/$defs/") and "description" in defs.get(ref.split("/")[-1], {})))
+                    if not described:
+                        missing.append(f"{name}: {'.'.join(path + [key])}")
+                for key, sub in node.items():
+                    if key == "properties" and isinstance(sub, dict):  # a map of key -> subschema
+                        for name_, subschema in sub.items():
+                            walk(subschema, path + [name_])
+                    else:
+                        walk(sub, path + [key])
+            elif isinstance(node, list):
+                for sub in node:
+                    walk(sub, path)
+        walk(schema, [])
+    assert missing == []
