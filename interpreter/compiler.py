@@ -738,6 +738,12 @@ class Compiler:
             if len(args) != len(names):
                 raise CompileError(f"event {name} has {len(names)} argument(s) ({', '.join(names)}), "
                                    f"got {len(args)}", node)
+            from .procedures import _fits
+            for (arg_name, want), x, a in zip(zip(names, types), args, node.children[1:]):
+                want = ("int" if want in self.w.number_kinds else "str") if want in self.w.kinds else want
+                want = "list:any" if want == "list" else want
+                if want in ("int", "bool", "str", "player", "piece", "zone", "list:any") and not _fits(want, x.t):
+                    raise CompileError(f"event {name}: argument '{arg_name}' is a {want}, got a {x.t}", a)
             return [f"s.ev.append(({name!r}, (" + "".join(f"({self.src(a)}), " for a in args) + ")))"]
         raise CompileError(f"unsupported statement ({kind})", node)
 

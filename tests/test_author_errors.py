@@ -59,3 +59,11 @@ def test_a_number_is_not_a_kind_value(tmp_path):
 
 def test_a_text_is_not_a_number(tmp_path):
     assert problems(tmp_path, effect="x = apple") == ["cannot assign a str to a int"]
+
+
+def test_an_event_argument_of_the_wrong_type_is_refused(tmp_path):
+    extra = "    events:\n      sold: {who: player, what: fruit}\n"
+    assert problems(tmp_path, effect="emit sold(player, 3)", extra=extra) == [
+        "event sold: argument 'what' is a str, got a int"]
+    assert problems(tmp_path, effect="emit sold(apple, apple)", extra=extra) == [
+        "event sold: argument 'who' is a player, got a str"]
