@@ -373,10 +373,11 @@ class Game:
         return out
 
     def render(self, s, act, vals, fr):
+        """An action's label as the deciding seat sees it (another seat's private values stay hidden)."""
         e = [fr[1], fr[2]] + [None] * (act.nslots - 2)
         for p, v in zip(act.params, vals):
             e[p[1]] = v
-        return self.render_template(s, act.label, e)
+        return self.render_template(s, act.label, e, viewer=fr[1])
 
     def render_template(self, s, label, e, viewer=None):
         """A compiled label ({en, zh} lists of parts) as text, its holes evaluated in env e: every value

@@ -17,6 +17,8 @@ A narration entry is `{"en", "zh"}` as the table sees it (a seat-less spectator)
 
 from __future__ import annotations
 
+import re
+
 from .world import label_of
 
 EVERYONE = object()  # render for nobody in particular: every value shown (tools, the acting seat's menu)
@@ -41,13 +43,17 @@ def compile_label(w, raw, default, unit, sc, path):
             if j > i:
                 out.append((text[i:j], None, None, None))
             hole = text[j + 1:k]
-            before = set(w.reads)
-            x = w.compile_expr(hole, path + ("label",), unit, sc)
+            outer, w.reads = w.reads, set()  # what this hole reads, alone
+            try:
+                x = w.compile_expr(hole, path + ("label",), unit, sc)
+            finally:
+                mine, w.reads = w.reads, outer
+                w.reads |= mine
             if x is not None and not (x.t in READABLE or x.t.startswith("list:")):
                 w.error(f"a label hole shows a number, text, player, piece or kind value, not a {x.t} "
                         f"({{{hole.strip()}}})", path + ("label",))
             out.append((None, x.f if x else (lambda s, e: "?"), x.t if x else "str",
-                        _privacy(w, set(w.reads) - before, hole)))
+                        _privacy(w, mine, hole)))
             i = k + 1
         parts[lang] = out
     return parts
@@ -57,6 +63,10 @@ def _privacy(w, reads, hole):
     level = None
     for what, name in reads:
         if what == "pvar" and _visibility(w, "player", name) == "owner":
+            # the acting player's own (`player.secret`) is theirs to see; anyone else's, nobody's here
+            own = len(re.findall(rf"(?<![\w.])player\s*\.\s*{name}\b", hole))
+            if own < len(re.findall(rf"\.\s*{name}\b", hole)):
+                return "none"
             level = "owner"
         elif what == "var" and _visibility(w, "global", name) == "none":
             return "none"

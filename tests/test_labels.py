@@ -117,3 +117,12 @@ def test_a_piece_is_named_only_to_a_seat_that_may_see_it(tmp_path):
 def test_label_holes_are_checked_when_the_game_loads(tmp_path, where, old, new, message):
     out = problems(tmp_path, GAME.replace(old, new))
     assert len(out) == 1 and message in out[0], out
+
+
+def test_a_menu_label_shows_the_chooser_its_own_private_values_only(tmp_path):
+    text = GAME.replace('label: "pay 1 (keeping the secret {player.secret})"',
+                        'label: "pay 1 (mine {player.secret}, theirs {players[1].secret})"')
+    g = make_game(tmp_path, text)
+    s = g.new_game(2, seed=1)
+    label = next(a["label"]["en"] for a in g.legal_actions(s) if a["action"] == "pay")
+    assert label == "pay 1 (mine 7, theirs ?)"
