@@ -510,7 +510,7 @@ def _advance(game, s, log):
                 name = node.cond(s, [fr[1], fr[2]] + [None] * (node.cond_n - 2))
                 target = game.phase_root.get(name)
                 if target is None:
-                    raise RuleError(f"call: no phase named {name!r}", str(node.path))
+                    raise RuleError(f"call: no phase named {name!r}", _at(game, node))
             game.fired[("phase", nodes[target].phase)] = game.fired.get(("phase", nodes[target].phase), 0) + 1
             push(s, target, fr[1], fr[2])
         elif k == IF:
@@ -529,7 +529,7 @@ def _advance(game, s, log):
                 continue
             if fr[3] >= limit:
                 raise RuleError(f"a repeat ran {limit} times (its max): raise max or check its until",
-                                str(node.path))
+                                _at(game, node))
             fr[3] += 1
             if node.label is not None and log is not None:
                 from .narration import entry
@@ -547,7 +547,7 @@ def _advance(game, s, log):
                 else:
                     first = ff(s, env) if ff is not None else (fr[1] if fr[1] is not None else 0)
                     if first is None:
-                        raise RuleError("each_player: 'from' gave none", str(node.path))
+                        raise RuleError("each_player: 'from' gave none", _at(game, node))
                     fr[4] = [(first + direction * k) % s.n for k in range(s.n)]
             order = fr[4]
             i = fr[3]
@@ -578,9 +578,18 @@ def _advance(game, s, log):
                         s.flow.pop()
                         continue
                 if i >= limit * len(order):
-                    raise RuleError(f"each_player went around {limit} times (its max)", str(node.path))
+                    raise RuleError(f"each_player went around {limit} times (its max)", _at(game, node))
             fr[3] = i + 1
             push(s, node.children[0], order[i % len(order)], fr[2])
+
+
+def _at(game, node):
+    """Where a flow node is written: file:line:col, or its path in the definition."""
+    try:
+        loc = game.definition.where(node.path)
+    except Exception:  # a definition without positions (built in memory)
+        loc = None
+    return str(loc) if loc is not None else ".".join(map(str, node.path))
 
 
 def _told(game, s, node, fr, e=None):

@@ -67,3 +67,19 @@ def test_an_event_argument_of_the_wrong_type_is_refused(tmp_path):
         "event sold: argument 'what' is a str, got a int"]
     assert problems(tmp_path, effect="emit sold(apple, apple)", extra=extra) == [
         "event sold: argument 'who' is a player, got a str"]
+
+
+def test_a_loop_that_reaches_its_max_is_reported_where_it_is_written(tmp_path):
+    from interpreter.compiler import RuleError
+    g = make_game(tmp_path, """
+        game: {id: loop, players: [2]}
+        vars: {global: {x: {}}}
+        flow:
+          repeat: {effect: "x += 1"}
+          until: "x < 0"
+          max: 3
+    """)
+    with pytest.raises(RuleError) as ex:
+        g.new_game(2)
+    assert "a repeat ran 3 times (its max)" in str(ex.value)
+    assert "game.yaml:4:3" in str(ex.value)
