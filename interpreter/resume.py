@@ -4,7 +4,8 @@ A scenario that starts at a step usually wants the rest of the game to follow as
 player's turn, the next phase, the end of the round). `resume_stack` finds the first path from the game's
 flow to the node, through sequences, ifs, repeats, each_player loops and calls of phases, and builds the
 frames the machine would have there: each sequence just past the child on the path, each loop in its first
-pass, each each_player loop at the given player (the players after them still to come).
+pass, each each_player loop in its own order (its `order` or `from`, computed in the given position) at the
+given player, the players after them still to come.
 """
 
 from __future__ import annotations
@@ -44,9 +45,29 @@ def _path(game, start, target):
     return None
 
 
-def resume_stack(game, target, player, n):
-    """The flow stack (frames) of a game that has just reached node `target` with `player` bound; None when
-    the game's flow never reaches it."""
+def _each_frame(game, node_id, node, player, s):
+    """The frame of an each_player loop whose turn has come to `player`: its order as the loop computes
+    it (in state s), positioned at that player."""
+    (ff, fn_), direction, mode, limit, (of, on) = node.extra
+    env = [player, None] + [None] * (max(fn_, on) - 2)
+    try:
+        if of is not None:
+            order = list(of(s, env))
+        else:
+            first = ff(s, env) if ff is not None else 0
+            first = 0 if first is None else first
+            order = [(first + direction * k) % s.n for k in range(s.n)]
+    except Exception:  # an order the position cannot give yet: round the table from the player
+        order = [(player + k) % s.n for k in range(s.n)]
+    i = order.index(player) if player in order else 0
+    if mode == "one_left":
+        return [node_id, player, None, i, order, 0, 1]
+    return [node_id, player, None, i + 1, order, 0, 0]
+
+
+def resume_stack(game, target, player, n, s=None):
+    """The flow stack (frames) of a game that has just reached node `target` with `player` bound (in state
+    `s`, which an each_player loop's order is computed from); None when the game's flow never reaches it."""
     if game.root is None:
         return None
     path = _path(game, game.root, target)
@@ -60,8 +81,10 @@ def resume_stack(game, target, player, n):
         elif node.kind == REPEAT:
             stack.append([parent, player, None, 1, None, 0, 0])
         elif node.kind == EACH:
-            order = [(player + k) % n for k in range(n)]
-            stack.append([parent, player, None, 1, order, 0, 0])
+            if s is not None:
+                stack.append(_each_frame(game, parent, node, player, s))
+            else:
+                stack.append([parent, player, None, 1, [(player + k) % n for k in range(n)], 0, 0])
         # an if or a call is gone from the stack once it has chosen its child
     stack.append([target, player, None, 0, None, 0, 0])
     return stack

@@ -214,7 +214,7 @@ class Runner:
                 return t
             if start.get("resume"):
                 from .resume import resume_stack
-                stack = resume_stack(g, root, pl, s.n)
+                stack = resume_stack(g, root, pl, s.n, t)
                 if stack is None:
                     res.failures.append(f"given.start: {start.get('step') or start.get('phase')} is not reached "
                                         "from the game's flow, so the flow cannot resume after it")

@@ -182,3 +182,38 @@ def test_a_fixed_draw_of_the_wrong_sort_is_reported(tmp_path):
     """)
     assert "random(6) gives 0..5" in res[0].failures[0]
     assert res[1].failures == ["given.random[0]: unknown component type 'nothing'"]
+
+
+def test_resuming_inside_an_each_player_loop_follows_its_order(tmp_path):
+    from interpreter.game import load_game
+    from interpreter.scenario import run_game_scenarios
+    root = tmp_path / "g"
+    root.mkdir()
+    (root / "game.yaml").write_text(textwrap.dedent("""
+        game: {id: order, players: [3]}
+        tables: {turn_order: [2, 0, 1]}
+        vars: {global: {turns: {}}}
+        steps:
+          turn: {actions: {go: {effect: "turns += 1"}}}
+        flow:
+          each_player: {step: turn}
+          order: turn_order
+    """), encoding="utf-8")
+    f = tmp_path / "s.yaml"
+    f.write_text(textwrap.dedent("""
+        scenarios:
+          from_the_first_in_the_order:
+            source: "x"
+            players: 3
+            given: {start: {step: turn, player: 3, resume: true}}
+            when: [go]
+            then: {to_move: 1}
+          the_last_in_the_order_ends_the_round:
+            source: "x"
+            players: 3
+            given: {start: {step: turn, player: 2, resume: true}}
+            when: [go]
+            then: {over: true}
+    """), encoding="utf-8")
+    res = run_game_scenarios(load_game(root), root, [f])
+    assert [r.failures for r in res] == [[], []]
