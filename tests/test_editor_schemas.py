@@ -75,3 +75,20 @@ def test_every_key_of_every_schema_has_a_description():
                     walk(sub, path)
         walk(schema, [])
     assert missing == []
+
+
+def test_meeple_schema_prints_each_kind_of_schema(capsys):
+    from interpreter.cli import main
+    for kind, title in (("gamedef", "definition"), ("overlay", "overlay"), ("scenario", "scenario")):
+        assert main(["schema", "--kind", kind]) == 0
+        assert title in json.loads(capsys.readouterr().out)["title"]
+
+
+def test_a_bare_game_name_in_a_checkout_is_the_checkout_s_copy_and_says_so(capsys, monkeypatch):
+    from interpreter.cli import main
+    from interpreter.game import find_game
+    monkeypatch.chdir(ROOT / "examples")           # anywhere inside the checkout
+    assert find_game("puerto_rico").resolve() == (ROOT / "gamedefs" / "puerto_rico").resolve()
+    assert main(["validate", "puerto_rico"]) == 0
+    err = capsys.readouterr().err
+    assert "puerto_rico: the copy in" in err and "gamedefs/puerto_rico" in err
