@@ -386,6 +386,15 @@ class Compiler:
                 raise CompileError(f"a map's keys are the values of its kind, not a {k.t}", key)
             # A missing key raises KeyError, which the statement or the menu reports where it is written.
             return self.gen(f"({self.src(b)})[{self.src(k)}]", "int")
+        if b.t == "table" and isinstance(b.c, dict) and b.c:
+            keys = list(b.c)
+            if k.c is not NOCONST and k.c not in b.c:
+                raise CompileError(f"this table has no key {k.c!r} (its keys: {', '.join(map(str, keys[:12]))})",
+                                   key, did_you_mean(str(k.c), [str(x) for x in keys]))
+            if all(isinstance(x, str) for x in keys) and k.t in ("int", "bool"):
+                raise CompileError(f"this table's keys are names ({', '.join(keys[:6])}), not a {k.t}", key)
+            if all(type(x) is int for x in keys) and k.t == "str":
+                raise CompileError("this table's keys are numbers, not a str", key)
         if b.t.startswith("list:") or b.t == "any" or b.t.startswith("table"):
             et = b.t[5:] if b.t.startswith("list:") else "any"
             return self.gen(f"({self.src(b)})[{self.src(k)}]", et)

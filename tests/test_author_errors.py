@@ -83,3 +83,13 @@ def test_a_loop_that_reaches_its_max_is_reported_where_it_is_written(tmp_path):
         g.new_game(2)
     assert "a repeat ran 3 times (its max)" in str(ex.value)
     assert "game.yaml:4:3" in str(ex.value)
+
+
+def test_a_table_is_read_with_keys_of_its_own_kind(tmp_path):
+    extra = "    tables: {start_price: {apple: 3, pear: 4}}\n"
+    assert problems(tmp_path, cond="start_price[6] > 0", extra=extra) == [
+        "this table has no key 6 (its keys: apple, pear)"]
+    assert problems(tmp_path, cond="start_price[aple] > 0", extra=extra) == [
+        "unknown name 'aple'; did you mean 'apple'?"]
+    assert problems(tmp_path, cond="start_price[x] > 0", extra=extra) == [
+        "this table's keys are names (apple, pear), not a int"]
