@@ -38,8 +38,7 @@ class Procedures:
         else:
             name, ptext = key, ""
         name = name.strip()
-        if not name.isidentifier():
-            w.error(f"a procedure is written 'name(a, b: type)', not '{key}'", path)
+        if not name.isidentifier():  # the schema says what is wrong with the name
             return
         params = []
         for part in filter(None, (x.strip() for x in ptext.split(","))):
@@ -67,6 +66,9 @@ class Procedures:
         if name in self.compiled:
             return self.compiled[name]
         params, body, path = self.sigs[name]
+        if not isinstance(body, (str, list)):  # the schema says what is wrong with the body
+            self.compiled[name] = None
+            return None
         u = Unit(player=True, effects=True)
         sc = Scope(u)
         for pname, ptype in params:

@@ -27,13 +27,22 @@ def compile_node(fc, raw, path, event, node):
     """Fill `node` (kind SIMUL) from the flow entry `raw`; problems go to the world."""
     w = fc.w
     sid = raw["simultaneous"]
+    if not isinstance(sid, str):  # the schema says so
+        return None
     if sid not in fc.step_defs:
         from .problems import did_you_mean
         w.error(f"unknown step '{sid}'", path + ("simultaneous",), did_you_mean(str(sid), fc.step_defs))
         return None
     node.step = fc.step(sid, event, ("steps", sid))
-    node.cond, node.cond_n = (fc.expr(raw["players"], path + ("players",), event) if "players" in raw
-                              else (None, 2))
+    node.cond, node.cond_n = None, 2
+    if "players" in raw:
+        from .compiler import Unit
+        u = Unit(player=True, event=w.events.get(event) if event else None)
+        x = w.compile_expr(raw["players"], path + ("players",), u)
+        if x is not None and x.t not in ("list:player", "list:any", "list:int", "any"):
+            w.error(f"players is the list of the seats that choose, not a {x.t}", path + ("players",))
+        elif x is not None:
+            node.cond, node.cond_n = x.f, u.n
     return node
 
 

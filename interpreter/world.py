@@ -98,7 +98,12 @@ class World:
         for name, k in self.d["kinds"].items():
             if isinstance(k, dict) and ("from" in k or "to" in k):
                 lo, hi = k.get("from", 1), k.get("to")
-                if type(lo) is not int or type(hi) is not int or not lo <= hi or hi - lo >= 10_000:
+                if hi is None:
+                    self.error("a number kind needs its last value: to: HIGH", ("kinds", name))
+                    continue
+                if type(lo) is not int or type(hi) is not int:  # the schema says so
+                    continue
+                if not lo <= hi or hi - lo >= 10_000:
                     self.error("a number kind is written {from: LOW, to: HIGH}: integers, LOW <= HIGH, "
                                "at most 10,000 values", ("kinds", name))
                     continue
@@ -249,9 +254,11 @@ class World:
                 yield tname, tdef
                 continue
             path = ("components", cname, "types", tname, "numbered")
-            lo, hi = (num.get("from", 1), num.get("to")) if isinstance(num, dict) else (None, None)
-            prop = num.get("property", "number") if isinstance(num, dict) else None
-            if type(lo) is not int or type(hi) is not int or not lo <= hi or hi - lo >= 1000:
+            if not isinstance(num, dict) or type(num.get("from", 1)) is not int or type(num.get("to")) is not int:
+                continue  # the schema says what is wrong
+            lo, hi = num.get("from", 1), num.get("to")
+            prop = num.get("property", "number")
+            if not lo <= hi or hi - lo >= 1000:
                 self.error("numbered is written {from: LOW, to: HIGH, property: NAME}: integers, LOW <= HIGH, "
                            "at most 1,000 numbers", path)
                 continue

@@ -129,3 +129,25 @@ def test_verify_passes_the_sealed_game_and_rejects_the_leaky_encoding():
     rep = verify(LEAKY, games=3)
     assert not rep.ok
     assert any("can tell which piece it was from what is left in hand of player 1" in v for v in rep.violations)
+
+
+def test_only_some_seats_may_choose_and_a_wrong_list_is_refused(tmp_path):
+    from games import make_game
+    from interpreter.problems import DefinitionError
+    text = """
+        game: {id: some, players: [3]}
+        vars: {player: {n: {}}}
+        steps:
+          pick: {actions: {pick: {choose: {k: "range(1, 3)"}, effect: "player.n = k"}}}
+        flow:
+          - simultaneous: pick
+            players: "list(p for p in players if p != 1)"
+    """
+    g = make_game(tmp_path, text)
+    s = g.new_game(3)
+    assert g.pending_players(s) == [0, 2]
+    s = g.apply(s, "pick(k=2)", player=2)
+    s = g.apply(s, "pick(k=1)")
+    assert g.is_over(s) and g.evaluate(s, "list(p.n for p in players)") == [1, 0, 2]
+    with pytest.raises(DefinitionError, match="players is the list of the seats that choose, not a int"):
+        make_game(tmp_path, text.replace('"list(p for p in players if p != 1)"', '"3"'))
