@@ -672,8 +672,8 @@ class Game:
         """A few lines on the position: where the flow is, then each player's vars (seen by `viewer`:
         other players' private vars are not shown; None shows everything)."""
         lines = []
-        from .narration import render
-        seat = None if viewer is None else viewer
+        from .narration import EVERYONE, render
+        seat = EVERYONE if viewer is None else viewer  # no viewer: everything, as for the vars below
 
         def told(tmpl, n, fr, static):
             if tmpl is None:
