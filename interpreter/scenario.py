@@ -21,9 +21,11 @@ of the example (`when`) and checks what the rulebook says must follow (`then`), 
           p1.doubloons: 3                          # an expression (p1..pN are the seats) and its value
 
 `given` keys: `vars` (global vars), `players` (per seat: `vars`, `zones`), `zones` (global zones), `effect`
-(statements run last, with `p1`..`pN` bound: e.g. put a tile on a board space that stays in place), `start`
-(`{phase: ID, player: N}` or `{step: ID, player: N}`; without it the game's own flow goes on from its first
-decision). A zone listed in `given` starts with exactly the listed pieces, in order: each item is a type (or
+(statements run last, with `p1`..`pN` bound: e.g. put a tile on a board space that stays in place), `random`
+(the outcomes of the next draws: a number for a `random(n)`, a list of types for a shuffle's order), `start`
+(`{phase: ID, player: N}` or `{step: ID, player: N}`, only that step or phase; with `resume: true` the
+game's own flow goes on after it; without `start` the game's own flow goes on from its first decision).
+docs/scenarios.md is the reference of every key. A zone listed in `given` starts with exactly the listed pieces, in order: each item is a type (or
 `{type: {field: value}}`; a map field changes only the keys given), a piece of that type already in the zone
 if there is one, else from anywhere. Pieces that were there go back to their class's starting zone (so a
 starting zone keeps its unlisted pieces after the listed ones). Action names and argument names in `when`,
