@@ -47,3 +47,22 @@ def test_the_bounds_in_the_reference_are_the_engine_s():
     assert f"{STEP_BUDGET:,} per effect" in REFERENCE
     assert f"{MAX_DECISIONS:,} decisions per game" in REFERENCE
     assert f"{VERIFY_DECISIONS:,} decisions per random game" in REFERENCE
+
+
+def test_the_authoring_guide_s_snippets_make_a_game_that_plays_and_passes_its_scenario(tmp_path):
+    from interpreter.game import load_game
+    from interpreter.scenario import run_game_scenarios
+    guide = (ROOT / "docs" / "authoring.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```yaml\n(.*?)```", guide, re.S)
+    game_dir = tmp_path / "high_card"
+    (game_dir / "scenarios").mkdir(parents=True)
+    # step 1 (its empty flow is replaced in step 4), then steps 2 to 6, in the order of the guide
+    text = blocks[0].replace("flow: []\n", "") + "".join(blocks[1:6])
+    (game_dir / "game.yaml").write_text(text, encoding="utf-8")
+    (game_dir / "scenarios" / "rounds.yaml").write_text(blocks[6], encoding="utf-8")
+    game = load_game(game_dir)
+    s = game.new_game(3, seed=2)
+    while not game.is_over(s):
+        s = game.apply(s, game.legal_actions(s)[0])
+    assert sum(game.scores(s)) == 1 + 2 + 3 + 4 + 5
+    assert [r.failures for r in run_game_scenarios(game, game_dir)] == [[]]
