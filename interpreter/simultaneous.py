@@ -72,8 +72,15 @@ def choose(game, t, fr, act, vals, player, log):
     fr[5] = list(fr[5])  # copies of a state share their frames' lists until one changes
     fr[5][i] = game.action_id(act, vals)
     if log is not None:
+        # the table learns only that the seat has chosen; the seat itself reads its choice
+        e = [player, fr[2]] + [None] * (act.nslots - 2)
+        for prm, v in zip(act.params, vals):
+            e[prm[1]] = v
+        mine = game.render_template(t, act.label, e, viewer=player)
         log.append({"player": player, "sealed": True,
-                    "en": f"Player {player + 1}: has chosen", "zh": f"玩家{player + 1}：已选择"})
+                    "en": f"Player {player + 1}: has chosen", "zh": f"玩家{player + 1}：已选择",
+                    "seen": {player: {"en": f"Player {player + 1}: {mine['en']} (sealed)",
+                                      "zh": f"玩家{player + 1}：{mine['zh']}（密封）"}}})
 
 
 def reveal(game, s, fr, node, log):

@@ -34,10 +34,12 @@ def bid(game, s, seat, value):
 
 def perceived(game, s, seat, narration):
     """Everything `seat` perceives before it chooses: its view, its menu with labels, the narration so far."""
+    from interpreter.narration import for_seat
     view = game.view(s, seat)
     view.pop("decisions")
     menu = game.legal_actions(s, player=seat)
-    return json.dumps([view, menu, narration], sort_keys=True)
+    told = [(for_seat(m, seat, "en"), for_seat(m, seat, "zh")) for m in narration]
+    return json.dumps([view, menu, told], sort_keys=True)
 
 
 def test_a_later_chooser_perceives_the_same_whatever_the_earlier_choices(game):
@@ -151,3 +153,12 @@ def test_only_some_seats_may_choose_and_a_wrong_list_is_refused(tmp_path):
     assert g.is_over(s) and g.evaluate(s, "list(p.n for p in players)") == [1, 0, 2]
     with pytest.raises(DefinitionError, match="players is the list of the seats that choose, not a int"):
         make_game(tmp_path, text.replace('"list(p for p in players if p != 1)"', '"3"'))
+
+
+def test_the_narration_of_a_sealed_choice_tells_it_to_the_chooser_only(game):
+    from interpreter.narration import for_seat
+    s0 = game.new_game(3, seed=5)
+    log = []
+    game.apply(s0, bid(game, s0, 1, 4), player=1, log=log)
+    assert for_seat(log[0], 1, "en") == "Player 2: bid 4 (sealed)"
+    assert for_seat(log[0], 0, "en") == for_seat(log[0], 2, "en") == log[0]["en"] == "Player 2: has chosen"
