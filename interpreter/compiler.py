@@ -382,7 +382,7 @@ class Compiler:
         b = self.expr(base, sc)
         k = self.expr(key, sc)
         if b.t == "map":
-            if k.t in ("int", "bool", "player", "piece"):
+            if k.t in ("bool", "player", "piece") or (k.t == "int" and not self.w.number_kinds):
                 raise CompileError(f"a map's keys are the values of its kind, not a {k.t}", key)
             # A missing key raises KeyError, which the statement or the menu reports where it is written.
             return self.gen(f"({self.src(b)})[{self.src(k)}]", "int")
@@ -803,7 +803,7 @@ class Compiler:
             if b.t != "map":
                 raise CompileError(f"only a map entry can be set by index, not a {b.t}", node)
             k = self.expr(key, sc)
-            if k.t in ("int", "bool", "player", "piece"):
+            if k.t in ("bool", "player", "piece") or (k.t == "int" and not self.w.number_kinds):
                 raise CompileError(f"a map's keys are the values of its kind, not a {k.t}", key)
             return {"c": self.src(b), "k": self.src(k), "t": "int", "lo": self.map_min(base), "what": "{0}",
                     "arg": "_k", "map": True}

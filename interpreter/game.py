@@ -576,12 +576,36 @@ class Game:
     def from_json(self, d: dict) -> State:
         """A state from `to_json` data; StateFormatError for anything that is not a consistent state."""
         s = from_json(d, self.layout, self.id)
+        self._number_keys(s)
         if s.n not in self.player_counts:
             raise StateFormatError(f"{s.n} players is not a supported count")
         problem = self._inconsistency(s)
         if problem:
             raise StateFormatError(f"not a state of {self.id}: {problem}")
         return s
+
+    def _number_keys(self, s):
+        """JSON writes every key as text: the maps over a number kind get their integer keys back."""
+        w = self.world
+        if not w.number_kinds:
+            return
+
+        def fix(m, kind):
+            if kind in w.number_kinds and isinstance(m, dict):
+                return {(int(k) if isinstance(k, str) and k.lstrip("-").isdigit() else k): v for k, v in m.items()}
+            return m
+        for scope, rows in (("global", [s.g]), ("player", s.p)):
+            table = w.gvars if scope == "global" else w.pvars
+            for row in rows:
+                for name, v, t in w.var_defs[scope]:
+                    if t == "map":
+                        i = table[name][0]
+                        row[i] = fix(row[i], v.get("of"))
+        for fname, classes, fdef, is_map in w.field_defs:
+            if is_map and fdef.get("of") in w.number_kinds:
+                col = s.fields[w.fields[fname][0]]
+                for x, m in enumerate(col):
+                    col[x] = fix(m, fdef.get("of"))
 
     def _inconsistency(self, s) -> str | None:
         w = self.world

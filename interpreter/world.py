@@ -108,7 +108,7 @@ class World:
                                "at most 10,000 values", ("kinds", name))
                     continue
                 self.number_kinds[name] = list(range(lo, hi + 1))
-                self.kinds[name] = []
+                self.kinds[name] = list(range(lo, hi + 1))  # a map over it is keyed by these numbers
                 continue
             if isinstance(k, dict) and "values" not in k:
                 self.error("a kind lists its values (values: [a, b]) or is a number kind (from: 1, to: 6)",
@@ -286,10 +286,7 @@ class World:
                 v = v if isinstance(v, dict) else {"init": v}
                 if "of" in v:
                     t = "map"
-                    if v["of"] in self.number_kinds:
-                        self.error(f"a map var is keyed by a kind of names; '{v['of']}' is a number kind",
-                                   ("vars", scope, name, "of"), "keep one var per number, or use a table")
-                    elif v["of"] not in self.kinds:
+                    if v["of"] not in self.kinds:
                         self.error(f"unknown kind '{v['of']}'", ("vars", scope, name, "of"),
                                    did_you_mean(v["of"], self.kinds))
                     maps.append(i)
