@@ -78,10 +78,16 @@ class GreedyBot(Bot):
         if len(actions) == 1:
             return actions[0]
         me = game.current_player(state)
+        if getattr(game, "is_simultaneous", None) and game.is_simultaneous(state):
+            # A sealed choice: look ahead only from what this seat knows (not the others' pending choices).
+            state = game.conceal(state, me)
+            sealed = me
+        else:
+            sealed = None
         best: list[dict] = []
         best_value = None
         for action in actions:
-            value = self.value(game, state, action, me)
+            value = self.value(game, state, action, me, sealed)
             if best_value is None or value > best_value:
                 best_value, best = value, [action]
             elif value == best_value:
@@ -89,8 +95,8 @@ class GreedyBot(Bot):
         return best[self.rng.randrange(len(best))] if len(best) > 1 else best[0]
 
     @staticmethod
-    def value(game, state, action: dict, me: int | None) -> float:
-        after = game.apply(state, action)
+    def value(game, state, action: dict, me: int | None, seat: int | None = None) -> float:
+        after = game.apply(state, action) if seat is None else game.apply(state, action, player=seat)
         scores = game.scores(after)
         value: float = 0.0
         if me is not None and 0 <= me < len(scores):

@@ -85,8 +85,9 @@ def _data_dir(name: str) -> Path:
 
 def available_games() -> list[str]:
     try:
-        root = _data_dir("gamedefs")
-        return sorted(p.name for p in root.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
+        from .resources import gamedefs_dirs
+        return sorted({p.name for root in gamedefs_dirs() if root.is_dir() for p in root.iterdir()
+                       if p.is_dir() and not p.name.startswith((".", "_"))})
     except (OSError, LookupError, ValueError):
         return []
 
@@ -99,7 +100,10 @@ def resolve_game(ref: str) -> str:
         return str(path.parent if path.is_file() else path)
     games = available_games()
     if ref in games:
-        return ref
+        from .game import find_game
+        where = find_game(ref)
+        err(f"{PROG}: {ref}: the copy in {where}")  # which copy a bare name loaded (a checkout's first)
+        return str(where)
     hint = ""
     close = difflib.get_close_matches(ref, games, n=1)
     if close:
@@ -219,11 +223,13 @@ def narrates_actions(messages: list) -> bool:
     return any(isinstance(m, dict) and "player" in m for m in messages)
 
 
-def print_log(messages: list, lang: str) -> None:
-    """The narrative: what a player did, indented under the headers of rounds and phases."""
+def print_log(messages: list, lang: str, seat: int | None = None) -> None:
+    """The narrative: what a player did, indented under the headers of rounds and phases; as `seat` sees
+    it (what the rules hide from that seat stays hidden), or as the table sees it."""
+    from .narration import for_seat
     for message in messages:
-        line = text(message, lang)
-        if isinstance(message, dict) and message.get("player") is not None:
+        line = for_seat(message, seat, lang) if seat is not None else text(message, lang)
+        if isinstance(message, dict) and (message.get("player") is not None or message.get("note")):
             line = "  " + line
         elif isinstance(message, dict) and message.get("phase") is not None:
             line = f"== {line} =="
@@ -450,8 +456,10 @@ def cmd_play(args) -> int:
     state = new_game(game, players, seed, options, setup_log)
     seats = ", ".join(f"{person(s)} {k}" for s, k in enumerate(kinds))
     out(f"{title(game, lang)}: {players} players, seed {seed} ({seats})")
+    humans = [s for s, k in enumerate(kinds) if k == "human"]
+    viewer = humans[0] if len(humans) == 1 else None  # one person at the table: tell them what they see
     if narrate:
-        print_log(setup_log, lang)
+        print_log(setup_log, lang, viewer)
     record: list[str] = []
     decisions = 0
     try:
@@ -475,7 +483,7 @@ def cmd_play(args) -> int:
             if narrate or kinds[seat] == "human":
                 if not narrates_actions(messages):
                     out(f"  {person(seat)}: {label_of(action, lang)}")
-                print_log(messages, lang)
+                print_log(messages, lang, viewer)
     except Quit as why:
         out(f"Game abandoned after {decisions} decision{'' if decisions == 1 else 's'}.")
         write_record(args.record, record)
@@ -682,17 +690,19 @@ def cmd_bench(args) -> int:
 # ---------------------------------------------------------------------------------------------- schema
 
 def cmd_schema(args) -> int:
+    name = f"{args.kind}.schema.json"
     try:
-        source = _data_dir("schemas") / SCHEMA_FILE
+        source = _data_dir("schemas") / name
         content = source.read_text(encoding="utf-8")
     except (OSError, LookupError) as exc:
-        raise UsageError(f"cannot read the schema {SCHEMA_FILE}: {exc}") from None
+        raise UsageError(f"cannot read the schema {name}: {exc}") from None
     if args.output:
         try:
             Path(args.output).write_text(content, encoding="utf-8")
         except OSError as exc:
             raise UsageError(f"cannot write {args.output}: {exc.strerror or exc}") from None
-        err(f"wrote {args.output}; put this line at the top of a definition file:")
+        what = {"gamedef": "a definition file", "overlay": "an overlay file", "scenario": "a scenario file"}
+        err(f"wrote {args.output}; put this line at the top of {what[args.kind]}:")
         err(f"# yaml-language-server: $schema={args.output}")
     else:
         sys.stdout.write(content if content.endswith("\n") else content + "\n")
@@ -1061,6 +1071,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "complete and check a definition file that starts with:\n\n  " + EDITOR_LINE,
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--output", "-O", metavar="FILE", help="write the schema to FILE instead of printing it")
+    p.add_argument("--kind", choices=("gamedef", "overlay", "scenario"), default="gamedef",
+                   help="which schema: game definition files (default), overlay files (variants and house "
+                        "rules) or scenario files")
     p.set_defaults(func=cmd_schema)
     return parser
 

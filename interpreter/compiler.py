@@ -330,8 +330,10 @@ class Compiler:
         if name in w.kinds:
             w.reads.add(("kind", name))
             # One list per kind (constants are never changed): the same text compiles to the same source.
-            return const(self.__dict__.setdefault("_kind_lists", {}).setdefault(name, list(w.kinds[name])),
-                         "list:str")
+            lists = self.__dict__.setdefault("_kind_lists", {})
+            if name in w.number_kinds:
+                return const(lists.setdefault(name, list(w.number_kinds[name])), "list:int")
+            return const(lists.setdefault(name, list(w.kinds[name])), "list:str")
         if name in w.kind_values or name in w.types or name in w.phases or name in w.end_triggers:
             w.reads.add(("name", name))
             return const(name, "str")
@@ -429,8 +431,19 @@ class Compiler:
         b = self.expr(base, sc)
         k = self.expr(key, sc)
         if b.t == "map":
+            if k.t in ("bool", "player", "piece") or (k.t == "int" and not self.w.number_kinds):
+                raise CompileError(f"a map's keys are the values of its kind, not a {k.t}", key)
             # A missing key raises KeyError, which the statement or the menu reports where it is written.
             return self.gen(f"({self.src(b)})[{self.src(k)}]", "int")
+        if b.t == "table" and isinstance(b.c, dict) and b.c:
+            keys = list(b.c)
+            if k.c is not NOCONST and k.c not in b.c:
+                raise CompileError(f"this table has no key {k.c!r} (its keys: {', '.join(map(str, keys[:12]))})",
+                                   key, did_you_mean(str(k.c), [str(x) for x in keys]))
+            if all(isinstance(x, str) for x in keys) and k.t in ("int", "bool"):
+                raise CompileError(f"this table's keys are names ({', '.join(keys[:6])}), not a {k.t}", key)
+            if all(type(x) is int for x in keys) and k.t == "str":
+                raise CompileError("this table's keys are numbers, not a str", key)
         if b.t.startswith("list:") or b.t == "any" or b.t.startswith("table"):
             et = b.t[5:] if b.t.startswith("list:") else "any"
             return self.gen(f"({self.src(b)})[{self.src(k)}]", et)
@@ -485,7 +498,11 @@ class Compiler:
         return self.gen(f"(({self.src(a)}) {op} ({self.src(b)}))", "bool")
 
     def check_comparable(self, a: X, b: X, node):
-        """Catch `x.type == 'univrsity'`: a string constant compared must be a known name."""
+        """Catch `x.type == 'univrsity'`: a string constant compared must be a known name; and a kind
+        value (a text) compared with a number or a yes/no, which is never equal."""
+        kinds = {a.t, b.t}
+        if "str" in kinds and kinds & {"int", "bool"}:
+            raise CompileError(f"this compares a {a.t} with a {b.t}: they are never equal", node)
         for x, y in ((a, b), (b, a)):
             if x.t == "str" and y.c is not NOCONST and isinstance(y.c, str):
                 w = self.w
@@ -549,11 +566,14 @@ class Compiler:
         args = n.children[1:]
         if name in self.w.defs:
             return self.inline_def(name, args, sc, n)
-        from .vocabulary import FUNCTIONS
+        if name in self.w.procedures:
+            return self.w.procedures.call(self, name, args, sc, n)
+        from .vocabulary import AGGREGATES, FUNCTIONS
         fn = FUNCTIONS.get(name)
         if fn is None:
             raise CompileError(f"unknown function '{name}'", name_tok,
-                               did_you_mean(name, list(FUNCTIONS) + list(self.w.defs)))
+                               did_you_mean(name, list(FUNCTIONS) + list(self.w.defs) + list(self.w.procedures.sigs)
+                                            + list(AGGREGATES)))
         if fn.effect and not sc.unit.effects:
             raise CompileError(f"'{name}' changes the state: it may be used in an effect only", name_tok)
         if not fn.min_args <= len(args) <= fn.max_args:
@@ -589,8 +609,12 @@ class Compiler:
         try:
             body_x = self.expr(body, inner)
         except CompileError as ex:
-            ex.message = f"in def '{name}' ({where}): {ex.message}"
-            ex.line, ex.col = getattr(node.meta, "line", 1), getattr(node.meta, "column", 1)
+            if not getattr(ex, "reported", False):
+                # A mistake in the def's body: reported once, where the def is written (naming the first
+                # use that found it); every use then fails quietly.
+                use = getattr(node.meta, "line", 1), getattr(node.meta, "column", 1)
+                self.w.def_problem(name, ex, use)
+                ex.reported = True
             raise
         finally:
             self.def_stack.pop()
@@ -774,6 +798,12 @@ class Compiler:
             if len(args) != len(names):
                 raise CompileError(f"event {name} has {len(names)} argument(s) ({', '.join(names)}), "
                                    f"got {len(args)}", node)
+            from .procedures import _fits
+            for (arg_name, want), x, a in zip(zip(names, types), args, node.children[1:]):
+                want = ("int" if want in self.w.number_kinds else "str") if want in self.w.kinds else want
+                want = "list:any" if want == "list" else want
+                if want in ("int", "bool", "str", "player", "piece", "zone", "list:any") and not _fits(want, x.t):
+                    raise CompileError(f"event {name}: argument '{arg_name}' is a {want}, got a {x.t}", a)
             return [f"s.ev.append(({name!r}, (" + "".join(f"({self.src(a)}), " for a in args) + ")))"]
         raise CompileError(f"unsupported statement ({kind})", node)
 
@@ -824,6 +854,8 @@ class Compiler:
             if b.t != "map":
                 raise CompileError(f"only a map entry can be set by index, not a {b.t}", node)
             k = self.expr(key, sc)
+            if k.t in ("bool", "player", "piece") or (k.t == "int" and not self.w.number_kinds):
+                raise CompileError(f"a map's keys are the values of its kind, not a {k.t}", key)
             return {"c": self.src(b), "k": self.src(k), "t": "int", "lo": self.map_min(base), "what": "{0}",
                     "arg": "_k", "map": True}
         raise CompileError("this cannot be assigned to", node)

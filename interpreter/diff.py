@@ -151,6 +151,8 @@ def outline(node) -> str:
         return str(node)
     if "step" in node:
         return f"step {node['step']}"
+    if "simultaneous" in node:
+        return f"simultaneous step {node['simultaneous']}" + (f" for {fmt(node['players'])}" if "players" in node else "")
     if "call" in node:
         return f"call {node['call']}"
     if "effect" in node:

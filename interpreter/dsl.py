@@ -131,6 +131,8 @@ def _fail(ex: UnexpectedInput, text: str) -> DslSyntaxError:
             what = "unexpected end of line"
         else:
             what = f"unexpected {tok.value!r}"
+            if tok.value == "=":
+                what += " (to compare two values, write '==')"
             if tok.value in KEYWORDS:
                 what += f" ('{tok.value}' is a keyword)"
     elif isinstance(ex, UnexpectedCharacters):

@@ -15,13 +15,14 @@ from .menuplan import hoister, invariant, plan, shared, single_loop
 from .world import label_of
 
 SEQ, EFFECT, STEP, CALL, IF, REPEAT, EACH = range(7)
+SIMUL = 7  # a simultaneous decision (simultaneous.py)
 DEFAULT_MAX = 1000
 ADVANCE_GUARD = 200_000
 
 
 class Node:
     __slots__ = ("id", "kind", "children", "fn", "nslots", "cond", "cond_n", "extra", "step", "label",
-                 "path", "phase")
+                 "path", "phase", "tmpl")
 
     def __init__(self, kind, path):
         self.kind = kind
@@ -35,6 +36,7 @@ class Node:
         self.step = None
         self.label = None
         self.phase = None
+        self.tmpl = None  # a label with {expr} holes, narrated (narration.py)
 
 
 class Action:
@@ -45,7 +47,7 @@ class Action:
 
 
 class Step:
-    __slots__ = ("id", "label", "actions", "cond", "cond_n", "optional", "pass_action", "path")
+    __slots__ = ("id", "label", "actions", "cond", "cond_n", "optional", "pass_action", "path", "tmpl", "tmpl_n")
 
     def menu(self, s, player, event):
         """Every legal (action, values) for `player` now."""
@@ -195,6 +197,10 @@ class FlowCompiler:
             holder = Node(SEQ, ("phases", name))
             holder.label = label_of(ph, name)
             holder.phase = name
+            if "{" in str(holder.label):
+                u = Unit(player=True)
+                holder.tmpl = self.template(ph, name, u, Scope(u), ("phases", name))
+                holder.nslots = u.n
             self.phase_root[name] = self.add(holder)
             pending.append((name, ph, holder))
         for name, ph, holder in pending:
@@ -208,6 +214,15 @@ class FlowCompiler:
         if root is None and d["flow"] is None:
             w.error("the game has no flow", ("game",), "add a top-level 'flow:' section")
         self.root = root
+        self.event_notes = {}
+        for ev, raw in d["events"].items():
+            if isinstance(raw, dict) and "label" in raw and ev in w.events:
+                # an event with a label is narrated each time it is emitted
+                note = Node(SEQ, ("events", ev))
+                u = Unit(player=True, event=w.events[ev])
+                note.tmpl = self.template(raw, ev, u, Scope(u), ("events", ev))
+                note.nslots = u.n
+                self.event_notes[ev] = self.add(note)
         for hid, h in d["hooks"].items():
             self.hook(hid, h)
         for sid in self.step_defs:
@@ -238,9 +253,14 @@ class FlowCompiler:
         if "effect" in keys:
             n = Node(EFFECT, path)
             u = self.unit(event)
-            n.fn = w.compile_stmts(raw["effect"], path + ("effect",), u)
-            n.nslots = u.n
+            sc = Scope(u)
+            n.fn = w.compile_stmts(raw["effect"], path + ("effect",), u, sc)
             n.label = label_of(raw, "") if "label" in raw else None
+            if "label" in raw:
+                # told after the effect ran; its holes may read the effect's own local names
+                u.effects = False
+                n.tmpl = self.template(raw, "", u, sc, path)
+            n.nslots = u.n
             return self.add(n)
         if "step" in keys:
             n = Node(STEP, path)
@@ -251,6 +271,10 @@ class FlowCompiler:
                 return None
             n.step = self.step(sid, event, ("steps", sid))
             return self.add(n)
+        if "simultaneous" in keys:
+            from . import simultaneous
+            n = simultaneous.compile_node(self, raw, path, event, Node(SIMUL, path))
+            return self.add(n) if n is not None else None
         if "call" in keys:
             n = Node(CALL, path)
             target = raw["call"]
@@ -297,7 +321,7 @@ class FlowCompiler:
                 w.error(f"each_player until must be once, all_pass or one_left, not '{mode}'", path + ("until",))
             n.extra = (frm, 1 if direction == "clockwise" else -1, mode, int(raw.get("max", DEFAULT_MAX)), order)
             return self.add(n)
-        w.error("a flow node needs one of: effect, step, call, if, repeat, each_player", path)
+        w.error("a flow node needs one of: effect, step, simultaneous, call, if, repeat, each_player", path)
         return None
 
     # ------------------------------------------------------------ steps and actions
@@ -310,6 +334,10 @@ class FlowCompiler:
         st.id = sid
         st.path = path
         st.label = label_of(raw, sid)
+        st.tmpl, st.tmpl_n = None, 2
+        if "{" in str(st.label):
+            u = Unit(player=True, event=self.w.events.get(event) if event else None)
+            st.tmpl, st.tmpl_n = self.template(raw, sid, u, Scope(u), path), u.n
         st.optional = bool(raw.get("optional", False))
         self.steps[key] = st
         st.cond, st.cond_n = self.expr(raw["if"], path + ("if",), event, "bool") if "if" in raw else (None, 2)
@@ -392,29 +420,9 @@ class FlowCompiler:
         return a
 
     def template(self, raw, default, unit, sc, path):
-        """A label with {expr} holes: a list of (text-by-language, None) or (None, compiled fn, type)."""
-        lab = label_of(raw, default)
-        parts = []
-        for lang in ("en", "zh"):
-            text = lab[lang]
-            out = []
-            i = 0
-            while i < len(text):
-                j = text.find("{", i)
-                if j < 0:
-                    out.append((text[i:], None, None))
-                    break
-                k = text.find("}", j)
-                if k < 0:
-                    out.append((text[i:], None, None))
-                    break
-                if j > i:
-                    out.append((text[i:j], None, None))
-                x = self.w.compile_expr(text[j + 1:k], path + ("label",), unit, sc)
-                out.append((None, x.f if x else (lambda s, e: "?"), x.t if x else "str"))
-                i = k + 1
-            parts.append(out)
-        return {"en": parts[0], "zh": parts[1]}
+        """A label with {expr} holes, compiled and checked (narration.compile_label)."""
+        from .narration import compile_label
+        return compile_label(self.w, raw, default, unit, sc, path)
 
     # ------------------------------------------------------------ hooks
     def hook(self, hid, h):
@@ -436,6 +444,14 @@ class FlowCompiler:
             idx = types.index("player") if "player" in types else None
             pl = ((lambda i: lambda s, e: e[1][i])(idx), 2) if idx is not None else (None, 2)
         body = self.node(h.get("do", []), path + ("do",), ev)
+        if "label" in h:
+            # a hook with a label is narrated when it fires: a sequence that tells it, then runs the body
+            told = Node(SEQ, path)
+            u = Unit(player=True, event=w.events.get(ev))
+            told.tmpl = self.template(h, hid, u, Scope(u), path)
+            told.nslots = u.n
+            told.children = (body,) if body is not None else ()
+            body = self.add(told)
         self.hooks.setdefault(ev, []).append((hid, cond, pl, body))
 
 
@@ -449,7 +465,10 @@ def fire_events(game, s):
     while s.ev:
         events, s.ev = s.ev, []
         frames = []
+        notes = getattr(game, "event_notes", {})
         for name, args in events:
+            if name in notes:
+                frames.append((notes[name], s.flow[-1][1] if s.flow else None, args))
             for hid, (cf, cn), (pf, pn), body in game.hooks.get(name, ()):
                 fallback = s.flow[-1][1] if s.flow else None
                 player = pf(s, [fallback, args] + [None] * (pn - 2)) if pf is not None else fallback
@@ -497,10 +516,10 @@ def _advance(game, s, log):
         k = node.kind
         if k == SEQ:
             pc = fr[3]
+            if pc == 0 and log is not None and (node.phase is not None or node.tmpl is not None):
+                log.append(_told(game, s, node, fr))
             if pc < len(node.children):
                 fr[3] = pc + 1
-                if pc == 0 and node.phase is not None and log is not None:
-                    log.append(dict(node.label, phase=node.phase))
                 flow.append([node.children[pc], fr[1], fr[2], 0, None, 0, 0])  # push(), inline
             else:
                 flow.pop()
@@ -510,9 +529,27 @@ def _advance(game, s, log):
                 s.menu = menu
                 return
             flow.pop()
+        elif k == SIMUL:
+            from . import simultaneous
+            if fr[4] is None and not simultaneous.start(game, s, fr, node):
+                flow.pop()
+            elif None in fr[5]:
+                s.menu = None  # a decision: the menu is the deciding seat's (Game._menu)
+                return
+            else:
+                simultaneous.reveal(game, s, fr, node, log)
         elif k == EFFECT:
             flow.pop()
-            run_effect(game, s, node.fn, node.nslots, fr[1], fr[2])
+            if node.tmpl is not None and log is not None and node.fn is not None:
+                e = [fr[1], fr[2]] + [None] * (node.nslots - 2)
+                s.ev = []
+                s.budget = 0
+                node.fn(s, e)
+                log.append(_told(game, s, node, fr, e))
+                if s.ev:
+                    fire_events(game, s)
+            else:
+                run_effect(game, s, node.fn, node.nslots, fr[1], fr[2])
         elif k == CALL:
             flow.pop()
             if node.extra is not None:
@@ -521,7 +558,7 @@ def _advance(game, s, log):
                 name = node.cond(s, [fr[1], fr[2]] + [None] * (node.cond_n - 2))
                 target = game.phase_root.get(name)
                 if target is None:
-                    raise RuleError(f"call: no phase named {name!r}", str(node.path))
+                    raise RuleError(f"call: no phase named {name!r}", _at(game, node))
             game.fired[("phase", nodes[target].phase)] = game.fired.get(("phase", nodes[target].phase), 0) + 1
             flow.append([target, fr[1], fr[2], 0, None, 0, 0])
         elif k == IF:
@@ -540,10 +577,11 @@ def _advance(game, s, log):
                 continue
             if fr[3] >= limit:
                 raise RuleError(f"a repeat ran {limit} times (its max): raise max or check its until",
-                                str(node.path))
+                                _at(game, node))
             fr[3] += 1
             if node.label is not None and log is not None:
-                log.append(dict(game.render_template(s, node.label, [fr[1], fr[2]] + [None] * (node.nslots - 2)),
+                from .narration import entry
+                log.append(dict(entry(game, s, node.label, [fr[1], fr[2]] + [None] * (node.nslots - 2)),
                                 heading=True))
             flow.append([node.children[0], fr[1], fr[2], 0, None, 0, 0])
         else:  # EACH
@@ -557,7 +595,7 @@ def _advance(game, s, log):
                 else:
                     first = ff(s, env) if ff is not None else (fr[1] if fr[1] is not None else 0)
                     if first is None:
-                        raise RuleError("each_player: 'from' gave none", str(node.path))
+                        raise RuleError("each_player: 'from' gave none", _at(game, node))
                     fr[4] = [(first + direction * k) % s.n for k in range(s.n)]
             order = fr[4]
             i = fr[3]
@@ -588,9 +626,31 @@ def _advance(game, s, log):
                         flow.pop()
                         continue
                 if i >= limit * len(order):
-                    raise RuleError(f"each_player went around {limit} times (its max)", str(node.path))
+                    raise RuleError(f"each_player went around {limit} times (its max)", _at(game, node))
             fr[3] = i + 1
             flow.append([node.children[0], order[i % len(order)], fr[2], 0, None, 0, 0])
+
+
+def _at(game, node):
+    """Where a flow node is written: file:line:col, or its path in the definition."""
+    try:
+        loc = game.definition.where(node.path)
+    except Exception:  # a definition without positions (built in memory)
+        loc = None
+    return str(loc) if loc is not None else ".".join(map(str, node.path))
+
+
+def _told(game, s, node, fr, e=None):
+    """The narration entry of a node with a label: a phase's header, a hook, an event, an effect."""
+    if node.tmpl is None:
+        return dict(node.label, phase=node.phase)
+    from .narration import entry
+    m = entry(game, s, node.tmpl, e if e is not None else [fr[1], fr[2]] + [None] * (node.nslots - 2))
+    if node.phase is not None:
+        m["phase"] = node.phase
+    else:
+        m["note"] = True
+    return m
 
 
 def mark_acted(game, s):

@@ -17,9 +17,10 @@ from pathlib import Path
 from . import rng
 from .cache import load_cached
 from .compiler import NOCONST, RuleError, Scope, Unit
+from . import simultaneous
 from .disputes import read_disputes
 from .fingerprint import content_hash
-from .flow import FlowCompiler, advance, mark_acted, push, run_effect, fire_events
+from .flow import SIMUL, FlowCompiler, advance, mark_acted, push, run_effect, fire_events
 from .model import load_definition
 from .problems import DefinitionError, InputError, Problem, did_you_mean, sort_problems
 from .resources import data_dir
@@ -42,10 +43,12 @@ def find_game(name_or_path) -> Path:
         return _short(p)
     if p.is_file():
         return _short(p.parent)
-    q = data_dir("gamedefs") / str(name_or_path)
-    if q.is_dir():
-        return _short(q)
-    known = sorted(x.name for x in data_dir("gamedefs").iterdir() if x.is_dir()) if data_dir("gamedefs").is_dir() else []
+    from .resources import gamedefs_dirs
+    for root in gamedefs_dirs():  # the checkout's copy first: the one an author edits
+        q = root / str(name_or_path)
+        if q.is_dir():
+            return _short(q)
+    known = sorted({x.name for root in gamedefs_dirs() if root.is_dir() for x in root.iterdir() if x.is_dir()})
     hint = did_you_mean(str(name_or_path), known)
     raise InputError([Problem(f"no game '{name_or_path}' (known games: {', '.join(known) or 'none'})", None, hint)])
 
@@ -116,9 +119,11 @@ class Game:
         self._compile_pieces()
         fc = FlowCompiler(w)
         self.root = fc.compile_all()
+        w.procedures.compile_all()  # unused ones too: their mistakes matter
         self.nodes = fc.nodes
         self.phase_root = fc.phase_root
         self.hooks = fc.hooks
+        self.event_notes = fc.event_notes
         self.steps = fc.steps
         su = Unit(player=False, effects=True)
         self.setup_fn = w.compile_stmts(d["setup"], ("setup",), su) if d["setup"] is not None else None
@@ -305,14 +310,53 @@ class Game:
         return not s.flow
 
     def current_player(self, s: State):
-        """The seat that decides now, or None when the game is over."""
-        return s.flow[-1][1] if s.flow else None
+        """The seat that decides now, or None when the game is over (in a simultaneous decision: the first
+        seat that has not chosen yet; `pending_players` lists them all)."""
+        if not s.flow:
+            return None
+        fr = s.flow[-1]
+        if fr[4] is not None and self.nodes[fr[0]].kind == SIMUL:
+            return next(iter(simultaneous.pending(fr)), None)
+        return fr[1]
 
-    def _menu(self, s):
+    def pending_players(self, s: State) -> list:
+        """The seats that may decide now: several in a simultaneous decision, else the current player."""
+        if s.flow and self.nodes[s.flow[-1][0]].kind == SIMUL and s.flow[-1][4] is not None:
+            return simultaneous.pending(s.flow[-1])
+        p = self.current_player(s)
+        return [] if p is None else [p]
+
+    def is_simultaneous(self, s: State) -> bool:
+        """Is the decision now one of a simultaneous step (choices hidden until all are in)?"""
+        return bool(s.flow) and self.nodes[s.flow[-1][0]].kind == SIMUL
+
+    def conceal(self, s: State, seat: int) -> State:
+        """A copy of `s` without the pending simultaneous choices of seats other than `seat`."""
+        return simultaneous.conceal(self, s, seat)
+
+    def _frame_for(self, s, player):
+        """The top frame as seen by the deciding `player` (its player slot is the seat that decides)."""
+        fr = s.flow[-1]
+        if self.nodes[fr[0]].kind != SIMUL:
+            if player is not None and player != fr[1]:
+                raise IllegalAction(f"player {player + 1} has no decision now "
+                                    f"(player {fr[1] + 1 if fr[1] is not None else '-'} decides)")
+            return fr
+        seats = simultaneous.pending(fr)
+        p = seats[0] if player is None and seats else player
+        if p not in seats:
+            raise IllegalAction(f"player {p + 1 if p is not None else '-'} has no choice to make now "
+                                f"(still to choose: {', '.join(str(x + 1) for x in seats) or 'nobody'})")
+        return [fr[0], p, fr[2]] + fr[3:]
+
+    def _menu(self, s, player=None):
+        if player is not None and s.flow and player != self.current_player(s):
+            fr = self._frame_for(s, player)
+            return self.nodes[fr[0]].step.menu(s, fr[1], fr[2])
         if s.menu is None:
             if not s.flow:
                 return []
-            fr = s.flow[-1]
+            fr = self._frame_for(s, None)
             node = self.nodes[fr[0]]
             s.menu = node.step.menu(s, fr[1], fr[2]) if node.step is not None else []
         return s.menu
@@ -321,11 +365,18 @@ class Game:
     def action_id(act, vals) -> str:
         return act.idfmt % vals if vals else act.idfmt
 
-    def legal_actions(self, s: State, labels: bool = True) -> list[dict]:
-        """Every legal decision now, as JSON objects {id, step, action, args[, label]}."""
+    def legal_actions(self, s: State, labels: bool = True, player: int | None = None) -> list[dict]:
+        """Every legal decision now, as JSON objects {id, step, action, args[, label]}: the current
+        player's, or (in a simultaneous decision) those of `player`, a seat still to choose."""
         out = []
+        if player is not None and s.flow and player != self.current_player(s):
+            menu = self._menu(s, player)
+            fr = self._frame_for(s, player)
+            return [dict({"id": self.action_id(a, v), "step": a.step, "action": a.name,
+                          "args": dict(zip(a.pnames, v))}, **({"label": self.render(s, a, v, fr)} if labels else {}))
+                    for a, v in menu]
         menu = self._menu(s)
-        fr = s.flow[-1] if s.flow else None
+        fr = self._frame_for(s, None) if s.flow else None
         ids = {}
         for entry in menu:
             act, vals = entry
@@ -339,26 +390,17 @@ class Game:
         return out
 
     def render(self, s, act, vals, fr):
+        """An action's label as the deciding seat sees it (another seat's private values stay hidden)."""
         e = [fr[1], fr[2]] + [None] * (act.nslots - 2)
         for p, v in zip(act.params, vals):
             e[p[1]] = v
-        return self.render_template(s, act.label, e)
+        return self.render_template(s, act.label, e, viewer=fr[1])
 
-    def render_template(self, s, label, e):
-        """A compiled label ({en, zh} lists of parts) as text, its holes evaluated in env e."""
-        out = {}
-        for lang in ("en", "zh"):
-            text = []
-            for lit, f, t in label[lang]:
-                if f is None:
-                    text.append(lit)
-                else:
-                    try:
-                        text.append(self.value_text(f(s, e), t, lang, s))
-                    except Exception:
-                        text.append("?")
-            out[lang] = "".join(text)
-        return out
+    def render_template(self, s, label, e, viewer=None):
+        """A compiled label ({en, zh} lists of parts) as text, its holes evaluated in env e: every value
+        shown, or (given a seat as `viewer`) only what that seat may see."""
+        from .narration import EVERYONE, render
+        return render(self, s, label, e, EVERYONE if viewer is None else viewer)
 
     def value_text(self, v, t, lang="en", s=None):
         """A value as text for people: pieces and kind values by their labels, players as seats."""
@@ -378,7 +420,16 @@ class Game:
             return ("yes" if v else "no") if lang == "en" else ("是" if v else "否")
         return str(v)
 
-    def _find(self, s, action):
+    def _find(self, s, action, player=None):
+        if player is not None and s.flow and player != self.current_player(s):
+            menu = self._menu(s, player)
+            aid = action.get("id") if isinstance(action, dict) else action
+            for act, vals in menu:
+                if self.action_id(act, vals) == aid or (isinstance(action, dict) and aid is None and act.name ==
+                        action.get("action") and dict(zip(act.pnames, vals)) == (action.get("args") or {})):
+                    return act, vals
+            raise IllegalAction(f"illegal action '{aid}' for player {player + 1}: not among its "
+                                f"{len(menu)} legal choices")
         menu = self._menu(s)
         if isinstance(action, dict):
             aid = action.get("id")
@@ -406,7 +457,7 @@ class Game:
     def _why(self, s, aid, menu) -> str:
         if not s.flow:
             return f"illegal action '{aid}': the game is over"
-        fr = s.flow[-1]
+        fr = self._frame_for(s, None)
         step = self.nodes[fr[0]].step
         who = f"player {fr[1] + 1}" if fr[1] is not None else "nobody"
         name = aid.split("(", 1)[0]
@@ -424,23 +475,36 @@ class Game:
         return (f"illegal action '{aid}': not among the {len(menu)} legal choices of step '{step.id}' "
                 f"for {who}{why}{legal}")
 
-    def apply(self, s: State, action, log: list | None = None) -> State:
+    def apply(self, s: State, action, log: list | None = None, player: int | None = None) -> State:
         """The state after `action` (a dict from legal_actions or its id); `s` is left untouched.
+        In a simultaneous decision `player` names the seat that chooses (default: the current player).
 
         Raises IllegalAction, with the reason, for anything that is not a legal decision now."""
-        act, vals = self._find(s, action)
-        return self._play(s, s.copy(self.layout), act, vals, log)
+        act, vals = self._find(s, action, player)
+        return self._play(s, s.copy(self.layout), act, vals, log, player)
 
-    def _play(self, s: State, t: State, act, vals, log) -> State:
+    def _play(self, s: State, t: State, act, vals, log, player: int | None = None) -> State:
         """Play the menu entry (act, vals) of `s` on `t`: a copy of `s`, or `s` itself when its owner
-        gives it up (the fast path); return `t`."""
+        gives it up (the fast path); return `t`. In a simultaneous decision the entry is `player`'s
+        (default: the current player's) sealed choice."""
+        if self.nodes[t.flow[-1][0]].kind == SIMUL:
+            seat = self.current_player(s) if player is None else player
+            simultaneous.choose(self, t, t.flow[-1], act, vals, seat, log)
+            t.decisions += 1
+            advance(self, t, log)
+            return t
         fr = t.flow.pop()
         player, event = fr[1], fr[2]
+        told = None
         if log is not None:
-            lab = self.render(s, act, vals, fr)
-            who_en = f"Player {player + 1}" if player is not None else "Game"
-            who_zh = f"玩家{player + 1}" if player is not None else "游戏"
-            log.append({"player": player, "en": f"{who_en}: {lab['en']}", "zh": f"{who_zh}：{lab['zh']}"})
+            e = [player, event] + [None] * (act.nslots - 2)
+            for p, v in zip(act.params, vals):
+                e[p[1]] = v
+            if player is not None:
+                told = (e, len(log))  # told once the effect ran: a piece is named where it went
+            else:
+                lab = self.render(s, act, vals, fr)
+                log.append({"player": player, "en": f"Game: {lab['en']}", "zh": f"游戏：{lab['zh']}"})
         fired = self.fired
         key = ("action", act.step, act.name)
         fired[key] = fired.get(key, 0) + 1
@@ -459,6 +523,9 @@ class Game:
                     fire_events(self, t)
             except (TypeError, KeyError, IndexError, AttributeError, ValueError) as ex:
                 raise RuleError(f"{type(ex).__name__}: {ex}", f"step {act.step}, action {act.name}") from None
+        if told is not None:
+            from .narration import entry
+            log.insert(told[1], entry(self, s, act.label, told[0], who=player, after=t))
         if not act.is_pass:
             mark_acted(self, t)
         t.decisions += 1
@@ -531,12 +598,36 @@ class Game:
     def from_json(self, d: dict) -> State:
         """A state from `to_json` data; StateFormatError for anything that is not a consistent state."""
         s = from_json(d, self.layout, self.id)
+        self._number_keys(s)
         if s.n not in self.player_counts:
             raise StateFormatError(f"{s.n} players is not a supported count")
         problem = self._inconsistency(s)
         if problem:
             raise StateFormatError(f"not a state of {self.id}: {problem}")
         return s
+
+    def _number_keys(self, s):
+        """JSON writes every key as text: the maps over a number kind get their integer keys back."""
+        w = self.world
+        if not w.number_kinds:
+            return
+
+        def fix(m, kind):
+            if kind in w.number_kinds and isinstance(m, dict):
+                return {(int(k) if isinstance(k, str) and k.lstrip("-").isdigit() else k): v for k, v in m.items()}
+            return m
+        for scope, rows in (("global", [s.g]), ("player", s.p)):
+            table = w.gvars if scope == "global" else w.pvars
+            for row in rows:
+                for name, v, t in w.var_defs[scope]:
+                    if t == "map":
+                        i = table[name][0]
+                        row[i] = fix(row[i], v.get("of"))
+        for fname, classes, fdef, is_map in w.field_defs:
+            if is_map and fdef.get("of") in w.number_kinds:
+                col = s.fields[w.fields[fname][0]]
+                for x, m in enumerate(col):
+                    col[x] = fix(m, fdef.get("of"))
 
     def _inconsistency(self, s) -> str | None:
         w = self.world
@@ -583,6 +674,11 @@ class Game:
                                                                    str(fdef.get("type", "int")), kinds):
                     return f"field {fname} of piece {x} has a wrong value: {v!r}"
         for fr in s.flow:
+            if len(fr) == 7 and type(fr[0]) is int and 0 <= fr[0] < len(self.nodes) and \
+                    self.nodes[fr[0]].kind == SIMUL:
+                problem = simultaneous.frame_problem(self, s, fr)
+                if problem:
+                    return problem
             if (len(fr) != 7 or type(fr[0]) is not int or not 0 <= fr[0] < len(self.nodes)
                     or (fr[1] is not None and not (type(fr[1]) is int and 0 <= fr[1] < s.n))):
                 return f"flow frame {fr!r} is not a position of this game's flow"
@@ -613,6 +709,7 @@ class Game:
         hidden_g = [name for name, v, t in w.var_defs["global"] if v.get("visible") == "none"]
         for name in hidden_g:
             d["vars"][name] = "hidden"
+        simultaneous.redact(self, d["flow"], player)
         d["viewer"] = player
         d["to_move"] = self.current_player(s)
         return d
@@ -621,11 +718,19 @@ class Game:
         """A few lines on the position: where the flow is, then each player's vars (seen by `viewer`:
         other players' private vars are not shown; None shows everything)."""
         lines = []
-        path = [self.nodes[fr[0]].label[lang] for fr in s.flow if self.nodes[fr[0]].phase is not None]
+        from .narration import EVERYONE, render
+        seat = EVERYONE if viewer is None else viewer  # no viewer: everything, as for the vars below
+
+        def told(tmpl, n, fr, static):
+            if tmpl is None:
+                return static[lang]
+            return render(self, s, tmpl, [fr[1], fr[2]] + [None] * (n - 2), seat)[lang]
+        path = [told(self.nodes[fr[0]].tmpl, self.nodes[fr[0]].nslots, fr, self.nodes[fr[0]].label)
+                for fr in s.flow if self.nodes[fr[0]].phase is not None]
         if s.flow:
             step = self.nodes[s.flow[-1][0]].step
             if step is not None:
-                path.append(step.label[lang])
+                path.append(told(step.tmpl, step.tmpl_n, self._frame_for(s, None), step.label))
             who = self.current_player(s)
             lines.append(" / ".join(path) + (f" — {self.value_text(who, 'player', lang)}" if who is not None else ""))
         else:

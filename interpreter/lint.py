@@ -109,6 +109,9 @@ def unused_names(game):
         if ("def", name) not in reads:
             key = next((k for k in d["defs"] if str(k).split("(")[0].strip() == name), name)
             yield Finding("unused", "warning", f"def '{name}' is never used", d.where(("defs", key)))
+    for name, (_, _, path) in w.procedures.sigs.items():
+        if ("procedure", name) not in reads:
+            yield Finding("unused", "warning", f"procedure '{name}' is never called", d.where(path))
     for name in w.params:
         if ("param", name) not in reads:
             yield Finding("unused", "warning", f"parameter '{name}' is never read by a rule, so its "
@@ -128,7 +131,7 @@ def unused_names(game):
     for name in w.events:
         if ("emit", name) not in reads:
             yield Finding("unused", "warning", f"event '{name}' is never emitted", d.where(("events", name)))
-        elif name not in game.hooks:
+        elif name not in game.hooks and name not in getattr(game, "event_notes", {}):  # a label narrates it
             yield Finding("unused", "info", f"event '{name}' has no hook", d.where(("events", name)))
 
 
@@ -159,7 +162,7 @@ def unused_components(game):
 def unreachable(game):
     w = game.world
     d = game.definition
-    used_steps = {n.step.id for n in game.nodes if n.step is not None and n.kind == 2}
+    used_steps = {n.step.id for n in game.nodes if n.step is not None and n.kind in (2, 7)}  # a step or a simultaneous step
     for sid in d["steps"]:
         if sid not in used_steps:
             yield Finding("unreachable", "warning", f"step '{sid}' is in no flow: its actions can never be taken",

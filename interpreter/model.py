@@ -17,7 +17,7 @@ SINGLE = ("game", "flow", "setup", "scoring", "end")
 # Sections with two scopes, each a map of ids.
 SCOPED = ("vars", "zones")
 ID_MAPS = ("options", "disputes", "kinds", "tables", "resources", "parameters", "components", "defs", "events",
-           "hooks", "phases", "steps")
+           "hooks", "phases", "steps", "procedures")
 SECTIONS = SINGLE + SCOPED + ID_MAPS
 
 

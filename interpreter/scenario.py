@@ -21,16 +21,19 @@ of the example (`when`) and checks what the rulebook says must follow (`then`), 
           p1.doubloons: 3                          # an expression (p1..pN are the seats) and its value
 
 `given` keys: `vars` (global vars), `players` (per seat: `vars`, `zones`), `zones` (global zones), `effect`
-(statements run last, with `p1`..`pN` bound: e.g. put a tile on a board space that stays in place), `start`
-(`{phase: ID, player: N}` or `{step: ID, player: N}`; without it the game's own flow goes on from its first
-decision). A zone listed in `given` starts with exactly the listed pieces, in order: each item is a type (or
+(statements run last, with `p1`..`pN` bound: e.g. put a tile on a board space that stays in place), `random`
+(the outcomes of the next draws: a number for a `random(n)`, a list of types for a shuffle's order), `start`
+(`{phase: ID, player: N}` or `{step: ID, player: N}`, only that step or phase; with `resume: true` the
+game's own flow goes on after it; without `start` the game's own flow goes on from its first decision).
+docs/scenarios.md is the reference of every key. A zone listed in `given` starts with exactly the listed pieces, in order: each item is a type (or
 `{type: {field: value}}`; a map field changes only the keys given), a piece of that type already in the zone
 if there is one, else from anywhere. Pieces that were there go back to their class's starting zone (so a
 starting zone keeps its unlisted pieces after the listed ones). Action names and argument names in `when`,
 `legal` and `not_legal` are checked: a misspelt one is a scenario mistake, not a silent pass.
 
 `when` items: an action id (`name(arg=value,...)`; a value may be a piece id, a type name, a kind value, or
-`pN`), `{illegal: ID}` (the action must be refused), or `{then: {...}}` (checks in the middle).
+`pN`), `{pN: ID}` (seat N takes the action: in a simultaneous decision the seats may choose in any order),
+`{illegal: ID}` (the action must be refused), or `{then: {...}}` (checks in the middle).
 `then` keys: DSL expressions (with `p1`.. bound to the seats) mapped to their expected value, and
 `legal: [ids]`, `not_legal: [ids]`, `to_move: N`, `over: true|false`, `ends: [trigger]`,
 `score: {pN: {item: value}}`, `winners: [N]`.
@@ -192,6 +195,8 @@ class Runner:
             t.g[slot] = self.value(t.g[slot], value, typ, s.n, res, name)
         if given.get("effect"):
             self.given_effect(t, str(given["effect"]), res)
+        if given.get("random") is not None:
+            t.rng = self.fixed_random(t, given["random"], res)
         start = given.get("start")
         if start is not None:
             pl = self.seat(start.get("player", 1), s.n, res)
@@ -202,19 +207,49 @@ class Runner:
                     res.failures.append(f"given.start: unknown phase '{start['phase']}'"
                                         + _hint(start["phase"], g.phase_root))
                     return t
-                push(t, root, pl, None)
             elif "step" in start:
-                node = self.step_node(start["step"])
-                if node is None:
+                root = self.step_node(start["step"])
+                if root is None:
                     res.failures.append(f"given.start: unknown step '{start['step']}'"
                                         + _hint(start["step"], w.d["steps"]))
                     return t
-                push(t, node, pl, None)
+            else:
+                res.failures.append("given.start: give a phase or a step")
+                return t
+            if start.get("resume"):
+                from .resume import resume_stack
+                stack = resume_stack(g, root, pl, s.n, t)
+                if stack is None:
+                    res.failures.append(f"given.start: {start.get('step') or start.get('phase')} is not reached "
+                                        "from the game's flow, so the flow cannot resume after it")
+                    return t
+                t.flow = stack
+            else:
+                push(t, root, pl, None)
         t.menu = None
         t.ids = None
         from .flow import advance
         advance(g, t)
         return t
+
+    def fixed_random(self, t, items, res):
+        """The generator state whose next draws give `items`: a number is what the next `random(n)` gives
+        (0..n-1); a list of component types is the order (top first) the next shuffle leaves."""
+        from . import rng
+        w = self.game.world
+        out = []
+        for i, item in enumerate(items if isinstance(items, list) else [items]):
+            if isinstance(item, bool) or not isinstance(item, (int, list)):
+                res.failures.append(f"given.random[{i}]: a number (a random(n) outcome) or a list of "
+                                    f"component types (a shuffle's order), not {item!r}")
+                continue
+            if isinstance(item, list):
+                for name in item:
+                    if name not in w.types:
+                        res.failures.append(f"given.random[{i}]: unknown component type '{name}'"
+                                            + _hint(name, w.types))
+            out.append(item)
+        return rng.fix(t.rng, out)
 
     def given_effect(self, t, text, res):
         """Statements that finish the position (e.g. set a field of a piece that stays in place), with
@@ -328,10 +363,17 @@ class Runner:
                 return s
             res.failures.append(f"when[{i}]: '{step['illegal']}' should be illegal, but it was accepted")
             return None
+        seat = None
+        if isinstance(step, dict) and len(step) == 1 and re.fullmatch(r"p\d+", str(next(iter(step)))):
+            # {p2: "bid(n=3)"}: that seat chooses (in a simultaneous decision, in any order)
+            (key, step), = step.items()
+            seat = self.seat(key, s.n, res)
+            if seat is None:
+                return None
         try:
-            a = self.resolve(s, str(step))
+            a = self.resolve(s, str(step), seat)
             log = []
-            s2 = g.apply(s, a, log=log)
+            s2 = g.apply(s, a, log=log, player=seat)
         except IllegalAction as ex:
             res.failures.append(f"when[{i}]: {ex}")
             self.add_menu(s, res)
@@ -343,10 +385,11 @@ class Runner:
         acts = self.game.legal_actions(s)
         res.trace.append("legal then: " + "; ".join(f"{a['id']} ({a['label']['en']})" for a in acts[:20]))
 
-    def resolve(self, s, text):
-        """The legal action an id names; piece args may be type names, player args seats (pN)."""
+    def resolve(self, s, text, seat=None):
+        """The legal action an id names (for `seat`, default the current player); piece args may be type
+        names, player args seats (pN)."""
         g = self.game
-        acts = g.legal_actions(s, labels=False)
+        acts = g.legal_actions(s, labels=False, player=seat)
         for a in acts:
             if a["id"] == text.replace(" ", ""):
                 return a

@@ -24,6 +24,7 @@ from .alternatives import alternatives_failed, alternatives_text, run_alternativ
 from .disputes import disputes_text
 from .game import Game, load_game, find_game
 from .invariants import action_leaks, check_state, hidden_leaks, resource_totals
+from .secrecy import elimination_leaks, hides_choices, sealed_leaks
 from .lint import lint, summary
 from .problems import DefinitionError
 from .scenario import run_game_scenarios
@@ -210,6 +211,8 @@ def play_checked(game, n, seed, report, check_replay=False, options=None):
     r = random.Random(seed)
     taken = []
     seen = set()
+    secret = hides_choices(game)
+    checked: dict = {}  # (step, action) -> times its secrecy was checked
     while not game.is_over(s):
         if len(taken) >= MAX_DECISIONS:
             violation(f"the game did not end within {MAX_DECISIONS} decisions")
@@ -237,6 +240,14 @@ def play_checked(game, n, seed, report, check_replay=False, options=None):
         # replay below goes through the public apply with the ids.
         i = r.randrange(n_acts)
         aid = fastpath.action_id(game, s, i)
+        if secret:
+            a = fastpath.action_dict(game, s, i)
+            key = (a["step"], a["action"])
+            if checked.get(key, 0) < 3 or len(taken) % SAMPLE_EVERY == 0:
+                # a choice the rules hide: the others must not tell it (sealed, or by elimination)
+                checked[key] = checked.get(key, 0) + 1
+                for leak in sealed_leaks(game, s) + elimination_leaks(game, s, a):
+                    violation(leak)
         taken.append(aid)
         s = fastpath.apply_index(game, s, i, owned=True)
         for p in check_state(game, s, totals0):

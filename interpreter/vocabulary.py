@@ -297,7 +297,7 @@ def _shuffle(c, a, node):
     zf = _zone(c, a[0], node, "shuffle()")
 
     def sh(s, e):
-        s.rng = rng.shuffle(s.rng, s.zones[zf(s, e)])
+        s.rng = rng.shuffle(s.rng, s.zones[zf(s, e)], s.types)
     return X(sh, "none")
 
 

@@ -80,6 +80,8 @@ class World:
                                | set(self.kind_values) | set(self.types) | self.phases | set(self.end_triggers))
         self._check_namespace()
         self.compiler = Compiler(self)
+        from .procedures import Procedures
+        self.procedures = Procedures(self)
         self._graphs()
         self._params()
         self._active()
@@ -94,7 +96,25 @@ class World:
         self.kinds = {}
         self.kind_values = {}
         self.kind_labels = {}
+        self.number_kinds = {}   # kind -> the list of its integers (a kind `from: 1, to: 6`)
         for name, k in self.d["kinds"].items():
+            if isinstance(k, dict) and ("from" in k or "to" in k):
+                lo, hi = k.get("from", 1), k.get("to")
+                if hi is None:
+                    self.error("a number kind needs its last value: to: HIGH", ("kinds", name))
+                    continue
+                if type(lo) is not int or type(hi) is not int:  # the schema says so
+                    continue
+                if not lo <= hi or hi - lo >= 10_000:
+                    self.error("a number kind is written {from: LOW, to: HIGH}: integers, LOW <= HIGH, "
+                               "at most 10,000 values", ("kinds", name))
+                    continue
+                self.number_kinds[name] = list(range(lo, hi + 1))
+                self.kinds[name] = list(range(lo, hi + 1))  # a map over it is keyed by these numbers
+                continue
+            if isinstance(k, dict) and "values" not in k:
+                self.error("a kind lists its values (values: [a, b]) or is a number kind (from: 1, to: 6)",
+                           ("kinds", name))
             values = k.get("values", []) if isinstance(k, dict) else (k or [])
             values = [str(v) for v in values]
             self.kinds[name] = values
@@ -162,7 +182,7 @@ class World:
                 fdef = fdef if isinstance(fdef, dict) else {"init": fdef}
                 field_classes.setdefault(fname, []).append((cname, fdef))
             defaults = cls.get("properties") or {}
-            for tname, tdef in (cls.get("types") or {}).items():
+            for tname, tdef in self._numbered(cname, cls.get("types") or {}):
                 tdef = tdef or {}
                 if tname in self.types:
                     self.error(f"component type '{tname}' is also in class {self.types[tname]}",
@@ -225,6 +245,37 @@ class World:
                              if c in classes and not is_map]
                          for t, c in self.types.items()}
 
+    def _numbered(self, cname, types):
+        """(type name, entry) of a class's types, a numbered type expanded into one type per number:
+        `card: {numbered: {from: 1, to: 20, property: number}, label: Card}` gives card_1..card_20, each with
+        its number in the property and labelled "Card 1".."Card 20"."""
+        self.numbered = getattr(self, "numbered", {})  # expanded type -> (numbered type, its number)
+        for tname, tdef in types.items():
+            num = tdef.get("numbered") if isinstance(tdef, dict) else None
+            if num is None:
+                yield tname, tdef
+                continue
+            path = ("components", cname, "types", tname, "numbered")
+            if not isinstance(num, dict) or type(num.get("from", 1)) is not int or type(num.get("to")) is not int:
+                continue  # the schema says what is wrong
+            lo, hi = num.get("from", 1), num.get("to")
+            prop = num.get("property", "number")
+            if not lo <= hi or hi - lo >= 1000:
+                self.error("numbered is written {from: LOW, to: HIGH, property: NAME}: integers, LOW <= HIGH, "
+                           "at most 1,000 numbers", path)
+                continue
+            if prop not in ((self.d["components"][cname] or {}).get("properties") or {}):
+                self.error(f"numbered: class {cname} declares no property '{prop}' to hold the number",
+                           path, f"add `{prop}: 0` to the class's properties")
+                continue
+            base = label_of(tdef, tname)
+            for k in range(lo, hi + 1):
+                entry = {key: v for key, v in tdef.items() if key != "numbered"}
+                entry[prop] = k
+                entry["label"] = {"en": f"{base['en']} {k}", "zh": f"{base['zh']}{k}"}
+                self.numbered[f"{tname}_{k}"] = (tname, k)
+                yield f"{tname}_{k}", entry
+
     def _vars_and_zones(self):
         d = self.d
         self.gvars, self.pvars = {}, {}
@@ -281,6 +332,8 @@ class World:
 
     def _defs(self):
         self.defs = {}
+        self.def_paths = {}
+        self._def_reported = set()
         for key, body in self.d["defs"].items():
             path = ("defs", key)
             key_s = str(key).strip()
@@ -303,6 +356,7 @@ class World:
                 continue
             where = str(self.d.where(path) or key_s)
             self.defs[name] = (params, tree, where)
+            self.def_paths[name] = path
 
     BUILTIN_NAMES = ("player", "players", "player_count", "pieces", "none", "true", "false", "option",
                      "event", "game_ending", "self")
@@ -325,6 +379,15 @@ class World:
                         f"'{n}' is both a {seen[n]} and a {what}: DSL names must be unique", self.d.where(())))
                 seen.setdefault(n, what)
 
+    def def_problem(self, name, ex, use):
+        """A mistake in def `name`'s body (CompileError ex), reported once at the def."""
+        key = (name, ex.message)
+        if key in self._def_reported:
+            return
+        self._def_reported.add(key)
+        self.problems.append(Problem(f"in def '{name}': {ex.message}",
+                                     self.d.locate(self.def_paths[name], ex.line, ex.col), ex.hint))
+
     # ------------------------------------------------------------ compiling helpers
     def compile_expr(self, text, path, unit: Unit | None = None, scope: Scope | None = None, want=None):
         """Compile one expression at `path`; on error record a problem and return None."""
@@ -342,7 +405,8 @@ class World:
             self.error(ex.message, path, line=ex.line, col=ex.col)
             return None
         except CompileError as ex:
-            self.error(ex.message, path, ex.hint, line=ex.line, col=ex.col)
+            if not getattr(ex, "reported", False):  # a def's mistake is reported at the def
+                self.error(ex.message, path, ex.hint, line=ex.line, col=ex.col)
             return None
         if want == "bool" and x.t not in ("bool", "any", "int", "piece", "player", "str", "none"):
             self.error(f"expected a condition, got a {x.t}", path)
@@ -370,7 +434,8 @@ class World:
         except DslSyntaxError as ex:
             self.error(ex.message, path, line=ex.line, col=ex.col)
         except CompileError as ex:
-            self.error(ex.message, path, ex.hint, line=ex.line, col=ex.col)
+            if not getattr(ex, "reported", False):
+                self.error(ex.message, path, ex.hint, line=ex.line, col=ex.col)
         return None
 
     # ------------------------------------------------------------ parameters and activity

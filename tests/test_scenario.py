@@ -124,3 +124,96 @@ def test_given_effect_finishes_the_position_with_statements(tmp_path):
           p2.coins: 13
     """)
     assert r.passed, r.failures
+
+
+# ---------------------------------------------------------------- fixed random draws and resuming the flow
+DICE = ROOT / "examples" / "dice_cave"
+
+
+def run_one(game_dir, tmp_path, text):
+    """Run the scenarios of one scenario file written in tmp_path against a game directory."""
+    from interpreter.game import load_game
+    from interpreter.scenario import run_game_scenarios
+    f = tmp_path / "s.yaml"
+    f.write_text(textwrap.dedent(text), encoding="utf-8")
+    return run_game_scenarios(load_game(game_dir), game_dir, [f])
+
+
+def test_given_random_fixes_the_next_draws_and_start_resume_goes_on_with_the_flow(tmp_path):
+    res = run_one(DICE, tmp_path, """
+        scenarios:
+          four_then_six:
+            source: "x"
+            given: {random: [3, 5], start: {step: press, player: 1, resume: true}}
+            when: [roll, roll, stop]
+            then: {p1.banked: 10, to_move: 2}
+          other_dice_other_result:
+            source: "x"
+            given: {random: [3, 4], start: {step: press, player: 1, resume: true}}
+            when: [roll, roll, stop]
+            then: {p1.banked: 10}
+    """)
+    assert res[0].passed, res[0].failures
+    assert res[1].failures == ["then: p1.banked: expected 10, got 9"]
+
+
+def test_without_resume_the_game_ends_after_the_started_step(tmp_path):
+    res = run_one(DICE, tmp_path, """
+        scenarios:
+          one_step:
+            source: "x"
+            given: {random: [3], start: {step: press, player: 1}}
+            when: [roll]
+            then: {over: true}
+    """)
+    assert res[0].passed, res[0].failures
+
+
+def test_a_fixed_draw_of_the_wrong_sort_is_reported(tmp_path):
+    res = run_one(DICE, tmp_path, """
+        scenarios:
+          too_big:
+            source: "x"
+            given: {random: [6], start: {step: press, player: 1}}
+            when: [roll]
+          a_shuffle_order_for_a_die:
+            source: "x"
+            given: {random: [[nothing]], start: {step: press, player: 1}}
+    """)
+    assert "random(6) gives 0..5" in res[0].failures[0]
+    assert res[1].failures == ["given.random[0]: unknown component type 'nothing'"]
+
+
+def test_resuming_inside_an_each_player_loop_follows_its_order(tmp_path):
+    from interpreter.game import load_game
+    from interpreter.scenario import run_game_scenarios
+    root = tmp_path / "g"
+    root.mkdir()
+    (root / "game.yaml").write_text(textwrap.dedent("""
+        game: {id: order, players: [3]}
+        tables: {turn_order: [2, 0, 1]}
+        vars: {global: {turns: {}}}
+        steps:
+          turn: {actions: {go: {effect: "turns += 1"}}}
+        flow:
+          each_player: {step: turn}
+          order: turn_order
+    """), encoding="utf-8")
+    f = tmp_path / "s.yaml"
+    f.write_text(textwrap.dedent("""
+        scenarios:
+          from_the_first_in_the_order:
+            source: "x"
+            players: 3
+            given: {start: {step: turn, player: 3, resume: true}}
+            when: [go]
+            then: {to_move: 1}
+          the_last_in_the_order_ends_the_round:
+            source: "x"
+            players: 3
+            given: {start: {step: turn, player: 2, resume: true}}
+            when: [go]
+            then: {over: true}
+    """), encoding="utf-8")
+    res = run_game_scenarios(load_game(root), root, [f])
+    assert [r.failures for r in res] == [[], []]

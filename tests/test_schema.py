@@ -246,7 +246,7 @@ def test_unknown_section_with_did_you_mean():
 def test_misspelt_required_key_is_reported_once():
     assert messages("kinds:\n  good: {value: [a, b]}\n") == [
         "g.yaml:2:10: error: kinds.good: unknown key 'value'; expected one of 'values', 'labels', 'label', "
-        "'source' or 'provisional'; did you mean 'values'?"
+        "'source', 'provisional', 'from' or 'to'; did you mean 'values'?"
     ]
 
 
@@ -276,7 +276,8 @@ def test_enum_value_with_did_you_mean():
 
 def test_flow_node_without_a_kind_key():
     assert messages("flow:\n  - efect: 'x = 1'\n") == [
-        "g.yaml:2:5: error: flow[0]: expected one of the keys 'effect', 'step', 'call', 'if', 'repeat' or "
+        "g.yaml:2:5: error: flow[0]: expected one of the keys 'effect', 'step', 'simultaneous', 'call', 'if', "
+        "'repeat' or "
         "'each_player'; 'efect': did you mean 'effect'?"
     ]
 
@@ -336,13 +337,14 @@ def test_a_file_that_is_not_a_mapping():
 
 
 def test_all_problems_at_once_shallow_first_then_in_file_order():
-    text = "steps:\n  s:\n    optional: 3\n    actions: {a: {pass: 1}}\nkinds:\n  k: {}\ngmae: {}\n"
+    text = "steps:\n  s:\n    optional: 3\n    actions: {a: {pass: 1}}\nkinds:\n  k: {values: []}\ngmae: {}\n"
     assert [(p.location.line, p.message.split(":")[0]) for p in check(text)] == [
-        (7, "unknown section 'gmae'; expected one of 'game', 'options', 'disputes', 'kinds', 'tables', 'resources', 'vars', "
-            "'zones', 'parameters', 'components', 'defs', 'events', 'hooks', 'setup', 'flow', 'phases', 'steps', "
+        (7, "unknown section 'gmae'; expected one of 'game', 'options', 'disputes', 'kinds', 'tables', 'resources', "
+            "'vars', 'zones', 'parameters', 'components', 'defs', 'procedures', 'events', 'hooks', 'setup', 'flow', "
+            "'phases', 'steps', "
             "'scoring' or 'end'"),
-        (6, "kinds.k"),
         (3, "steps.s.optional"),
+        (6, "kinds.k.values"),
         (4, "steps.s.actions.a.pass"),
     ]
 
