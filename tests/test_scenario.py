@@ -124,3 +124,25 @@ def test_given_effect_finishes_the_position_with_statements(tmp_path):
           p2.coins: 13
     """)
     assert r.passed, r.failures
+
+
+def test_total_checks_the_sum_of_a_players_scoring_items(tmp_path):
+    ok, wrong = run(tmp_path, """
+    scenarios:
+      right:
+        source: "a test"
+        players: 2
+        given:
+          players:
+            1: {vars: {coins: 9}}
+        then: {total: {p1: 9, p2: 3}}        # market day: everybody starts with 3 coins
+      wrong:
+        source: "a test"
+        players: 2
+        given:
+          players:
+            1: {vars: {coins: 9}}
+        then: {total: {p1: 10}}
+    """)
+    assert ok.passed, ok.failures
+    assert wrong.failures == ["then: total score of p1: expected 10, got 9"]

@@ -1,0 +1,62 @@
+"""La Granja: No Siesta as a rulebook verifier sees it.
+
+The translation's end-scoring list (遊戲結束計分) names six items and leaves out two that the original rules
+have: 2 VP per completed long-distance trade and the circled cart VP (a reader's comment under the
+translation points it out). A copy of the game encoded literally from that list still records both
+during play, so `meeple verify`'s lint names them as state written but never read.
+"""
+
+import random
+import shutil
+
+from interpreter.game import load_game
+from interpreter.verify import verify
+
+from conftest import ROOT
+
+GAME = ROOT / "gamedefs" / "la_granja_no_siesta"
+
+
+def literal_copy(tmp_path):
+    """The game with only the translation's six end-scoring items (no scenarios: they assume all eight)."""
+    copy = tmp_path / "la_granja_literal"
+    shutil.copytree(GAME, copy, ignore=shutil.ignore_patterns("scenarios", "variants"))
+    scoring = copy / "scoring.yaml"
+    text = scoring.read_text(encoding="utf-8")
+    start, end = text.index("    trades:\n"), text.index("  tiebreak:\n")
+    scoring.write_text(text[:start] + text[end:], encoding="utf-8")
+    return copy
+
+
+def written_not_read(report):
+    return [f.message for f in report.findings if f.code == "written-not-read"]
+
+
+def test_the_full_game_reads_everything_it_writes():
+    assert written_not_read(verify(GAME, games=0)) == []
+
+
+def test_the_translations_scoring_list_leaves_the_trade_and_cart_points_unread(tmp_path):
+    report = verify(literal_copy(tmp_path), games=0)
+    found = written_not_read(report)
+    assert any("'trade_points'" in m for m in found), found
+    assert any("'cart_points'" in m for m in found), found
+    assert len(found) == 2, found
+
+
+def test_a_solo_game_ends_with_its_rating():
+    game = load_game(GAME)
+    r = random.Random(5)
+    s = game.new_game(1, seed=5)
+    while not game.is_over(s):
+        s = game.apply(s, r.choice(game.legal_actions(s, labels=False))["id"])
+    out = game.outcome(s)
+    (rating,) = out["ratings"]
+    assert set(rating) == {"en", "zh"}
+    assert out["scores"][0] > 20 or rating["en"].startswith("Practise")
+
+
+def test_a_game_of_several_players_has_no_rating():
+    game = load_game(GAME)
+    s = game.new_game(2, seed=1)
+    assert "ratings" not in game.outcome(s)
