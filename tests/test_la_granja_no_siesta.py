@@ -60,3 +60,17 @@ def test_a_game_of_several_players_has_no_rating():
     game = load_game(GAME)
     s = game.new_game(2, seed=1)
     assert "ratings" not in game.outcome(s)
+
+
+def test_the_two_player_original_variant_rolls_the_dice_once():
+    game = load_game(GAME)
+    s = game.new_game(2, seed=3, options={"two_player_original": True})
+    rolled = sorted(game.evaluate(s, "list(d.face for d in pool)"))
+    taken = []
+    while game.legal_actions(s, labels=False)[0]["step"] != "shared_die":
+        act = game.legal_actions(s, labels=False)[0]
+        taken.append(game.evaluate(s, f"first(d.face for d in pool if d == {act['args']['d']})"))
+        s = game.apply(s, act["id"])
+    assert len(taken) == 4
+    (last,) = game.evaluate(s, "list(d.face for d in pool)")
+    assert sorted(taken + [last]) == rolled
