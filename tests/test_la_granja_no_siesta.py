@@ -74,3 +74,38 @@ def test_the_two_player_original_variant_rolls_the_dice_once():
     assert len(taken) == 4
     (last,) = game.evaluate(s, "list(d.face for d in pool)")
     assert sorted(taken + [last]) == rolled
+
+
+SHEET = GAME / "variants" / "score_sheet.yaml"
+ADVANCED = GAME / "variants" / "advanced.yaml"
+
+
+def play_out(game, players, seed):
+    r = random.Random(seed)
+    s = game.new_game(players, seed=seed)
+    while not game.is_over(s):
+        s = game.apply(s, r.choice(game.legal_actions(s, labels=False))["id"])
+    return game.to_json(s)
+
+
+def test_the_score_sheet_skeleton_as_shipped_changes_nothing():
+    assert play_out(load_game(GAME, variant=[SHEET]), 2, 4) == play_out(load_game(GAME), 2, 4)
+
+
+def test_every_provisional_value_is_a_score_sheet_value_the_skeleton_sets():
+    report = verify(GAME, games=0, variant=[SHEET])
+    assert report.ok
+    provisional = [f.message.split(" is provisional")[0] for f in report.findings if f.code == "provisional"]
+    sheet = SHEET.read_text(encoding="utf-8")
+    assert len(provisional) == 19
+    for path in provisional:     # each is set by the skeleton and has its `remove` line
+        assert f"#   - {path}.provisional" in sheet, path
+        assert path.startswith("kinds.") or path + "." in sheet.split("# Once a value")[0], path
+
+
+def test_the_advanced_game_verifies_and_plays_the_grey_helpers():
+    report = verify(GAME, games=2, players=[4], variant=[ADVANCED])
+    assert report.ok
+    mods = report.coverage["modifiers"]
+    assert set(mods["never"]) <= set(mods.get("scenarios_only", [])), mods["never"]
+    assert any(k.startswith("grey_") and v for k, v in mods["counts"].items())
