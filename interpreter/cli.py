@@ -269,6 +269,9 @@ def print_outcome(game, state, lang: str) -> None:
         out(f"Winner: {person(winners[0])}")
     elif winners:
         out(f"Winners (shared): {', '.join(person(s) for s in winners)}")
+    for seat, rating in enumerate(outcome.get("ratings") or []):
+        if rating:
+            out(f"Rating of {person(seat)}: {rating.get(lang) or rating.get('en')}")
 
 
 def describe(game, state, lang: str, viewer: int | None = None) -> str:

@@ -23,6 +23,7 @@ from .fingerprint import content_hash
 from .flow import SIMUL, FlowCompiler, advance, mark_acted, push, run_effect, fire_events
 from .model import load_definition
 from .problems import DefinitionError, InputError, Problem, did_you_mean, sort_problems
+from .ratings import compile_ratings
 from .resources import data_dir
 from .state import State, StateFormatError, from_json, map_index, to_json
 from .world import World, label_of
@@ -230,6 +231,7 @@ class Game:
             elif x is not None:
                 self.tiebreaks.append((x.f, u.n))
         self.score_order = sc.get("order", "high")
+        self.rate = compile_ratings(w, sc)
 
     # ------------------------------------------------------------ new game
     def new_game(self, players: int, seed: int = 0, options: dict | None = None, log: list | None = None) -> State:
@@ -565,9 +567,13 @@ class Game:
         sign = 1 if self.score_order == "high" else -1
         keys = [(sign * scores[pl],) + tuple(tb[pl]) for pl in range(s.n)]
         best = max(keys)
-        return {"scores": scores, "breakdown": bd, "tiebreak": tb,
-                "winners": [pl for pl in range(s.n) if keys[pl] == best], "over": self.is_over(s),
-                "ends": list(s.ends)}
+        out = {"scores": scores, "breakdown": bd, "tiebreak": tb,
+               "winners": [pl for pl in range(s.n) if keys[pl] == best], "over": self.is_over(s),
+               "ends": list(s.ends)}
+        ratings = self.rate(s, scores) if self.rate is not None else None
+        if ratings is not None:
+            out["ratings"] = ratings
+        return out
 
     # ------------------------------------------------------------ inspection
     def evaluate(self, s: State, text: str, player: int | None = None):

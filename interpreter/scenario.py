@@ -36,7 +36,7 @@ starting zone keeps its unlisted pieces after the listed ones). Action names and
 `{illegal: ID}` (the action must be refused), or `{then: {...}}` (checks in the middle).
 `then` keys: DSL expressions (with `p1`.. bound to the seats) mapped to their expected value, and
 `legal: [ids]`, `not_legal: [ids]`, `to_move: N`, `over: true|false`, `ends: [trigger]`,
-`score: {pN: {item: value}}`, `winners: [N]`.
+`score: {pN: {item: value}}`, `total: {pN: value}` (the sum of the scoring items), `winners: [N]`.
 """
 
 from __future__ import annotations
@@ -462,6 +462,12 @@ class Runner:
                         elif bd[pl][item] != value:
                             res.failures.append(f"{where}: score of p{pl + 1} for {item}: expected {value}, "
                                                 f"got {bd[pl][item]}")
+            elif key == "total":
+                scores = g.scores(s)
+                for seat, value in expected.items():
+                    pl = self.seat(seat, s.n, res)
+                    if pl is not None and scores[pl] != value:
+                        res.failures.append(f"{where}: total score of p{pl + 1}: expected {value}, got {scores[pl]}")
             elif key == "winners":
                 got = [p + 1 for p in g.outcome(s)["winners"]]
                 if got != list(expected):

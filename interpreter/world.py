@@ -84,6 +84,7 @@ class World:
         self.procedures = Procedures(self)
         self._graphs()
         self._params()
+        self._copies()
         self._active()
 
     # ------------------------------------------------------------ problems
@@ -461,6 +462,23 @@ class World:
                 else:
                     self.error("a modifier is a number (added) or {set: value}", path)
 
+    def _copies(self):
+        """Classes with `copies: FIELD` (a piece field): while such a piece is active, the modifiers of the
+        piece its FIELD names count for its owner too, as its own (a tile that copies another tile)."""
+        self.copy_col = {}
+        for cname, cls in self.classes.items():
+            f = cls.get("copies")
+            if f is None:
+                continue
+            if f not in self.fields or self.fields[f][1] != "piece" or cname not in next(
+                    (c for n, c, _, _ in self.field_defs if n == f), ()):
+                self.error(f"copies must name a piece field of class {cname}", ("components", cname, "copies"),
+                           did_you_mean(str(f), self.fields))
+                continue
+            for tname, c in self.types.items():
+                if c == cname:
+                    self.copy_col[tname] = self.fields[f][0]
+
     def param_type(self, name):
         return _value_type(self.params[name])
 
@@ -470,6 +488,7 @@ class World:
         G, PZ = self.layout.G, self.layout.PZ
         active = self.type_active
         fired = self.mod_fired
+        copy_col = self.copy_col
 
         def f(s, e):
             pl = pf(s, e)
@@ -487,6 +506,15 @@ class World:
                         v = v + m[1] if m[0] == "add" else m[1]
                         key = (t, name)
                         fired[key] = fired.get(key, 0) + 1
+                col = copy_col.get(t)
+                if col is not None:
+                    y = s.fields[col][x]
+                    m = mods.get(s.types[y]) if y is not None else None
+                    act = active.get(t)
+                    if m is not None and (act is None or act(s, [None, None, x])):
+                        v = v + m[1] if m[0] == "add" else m[1]
+                        key = (t, name)
+                        fired[key] = fired.get(key, 0) + 1
             if cache is not None:
                 cache[(name, pl)] = v
             return v
@@ -501,7 +529,9 @@ class World:
                 return hit
         modifying = self.modifying_types
         if modifying is None:
-            modifying = self.modifying_types = frozenset(t for mods in self.param_mods.values() for t in mods)
+            # a type that copies another piece's modifiers (copies: FIELD) may modify any parameter too
+            modifying = self.modifying_types = frozenset(
+                [t for mods in self.param_mods.values() for t in mods] + list(self.copy_col))
         base = self.layout.G + pl * self.layout.PZ
         types = s.types
         out = [(x, types[x]) for z in range(base, base + self.layout.PZ) for x in s.zones[z] if types[x] in modifying]

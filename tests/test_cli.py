@@ -101,6 +101,14 @@ def test_play_all_bots_narrates_and_scores(capsys, tmp_path):
     assert len(record.read_text().split()) > 10
 
 
+def test_play_ends_with_the_rating_of_a_game_that_rates_its_scores(capsys):
+    code, out, err = run(capsys, "play", "la_granja_no_siesta", "--players", "1", "--seed", "3", "--quiet",
+                         "--lang", "zh")
+    assert code == 0, err
+    assert re.search(r"^Rating of Player 1: \S", out, re.M)
+    assert "練習" in out or "農夫" in out or "大莊園" in out or "另眼相看" in out
+
+
 def test_play_bad_players_is_a_usage_error(capsys):
     code, _, err = run(capsys, "play", GAME, "--players", "1")
     assert code == 2 and "players" in err

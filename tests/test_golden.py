@@ -19,7 +19,8 @@ from conftest import ROOT
 
 GOLDEN = ROOT / "tests" / "golden"
 CASES = [("puerto_rico", 3, 11), ("puerto_rico", 5, 12), ("castles_of_burgundy", 2, 13),
-         ("castles_of_burgundy", 4, 14), ("market_day", 3, 15), ("phoenicia", 2, 16), ("phoenicia", 5, 17)]
+         ("castles_of_burgundy", 4, 14), ("market_day", 3, 15), ("phoenicia", 2, 16), ("phoenicia", 5, 17),
+         ("la_granja_no_siesta", 1, 16), ("la_granja_no_siesta", 2, 17)]
 
 
 def transcript(name, players, seed):

@@ -217,3 +217,23 @@ def test_resuming_inside_an_each_player_loop_follows_its_order(tmp_path):
     """), encoding="utf-8")
     res = run_game_scenarios(load_game(root), root, [f])
     assert [r.failures for r in res] == [[], []]
+def test_total_checks_the_sum_of_a_players_scoring_items(tmp_path):
+    ok, wrong = run(tmp_path, """
+    scenarios:
+      right:
+        source: "a test"
+        players: 2
+        given:
+          players:
+            1: {vars: {coins: 9}}
+        then: {total: {p1: 9, p2: 3}}        # market day: everybody starts with 3 coins
+      wrong:
+        source: "a test"
+        players: 2
+        given:
+          players:
+            1: {vars: {coins: 9}}
+        then: {total: {p1: 10}}
+    """)
+    assert ok.passed, ok.failures
+    assert wrong.failures == ["then: total score of p1: expected 10, got 9"]
