@@ -340,7 +340,7 @@ def test_all_problems_at_once_shallow_first_then_in_file_order():
     assert [(p.location.line, p.message.split(":")[0]) for p in check(text)] == [
         (7, "unknown section 'gmae'; expected one of 'game', 'options', 'kinds', 'tables', 'resources', 'vars', "
             "'zones', 'parameters', 'components', 'defs', 'events', 'hooks', 'setup', 'flow', 'phases', 'steps', "
-            "'scoring' or 'end'"),
+            "'scoring', 'end' or 'display'"),
         (6, "kinds.k"),
         (3, "steps.s.optional"),
         (4, "steps.s.actions.a.pass"),
