@@ -1,6 +1,6 @@
 """The `meeple` command line. The only module of the package that prints or exits.
 
-Commands: validate, play, simulate, replay, bench, verify, diff, compare, schema (`meeple COMMAND --help` for
+Commands: validate, play, simulate, replay, bench, verify, diff, compare, serve, schema (`meeple COMMAND --help` for
 each). Every command that loads a game takes `--variant FILE` (repeatable): overlay files (variants and house
 rules) applied to the game in order.
 Exit codes: 0 ok; 1 failures (definition errors, an illegal action, games that raised); 2 usage or I/O
@@ -401,15 +401,20 @@ def cmd_simulate(args) -> int:
     kinds = parse_seats(args.seat, players, args.bot, allowed=tuple(BOTS))
     bots = args.bot if len(set(kinds)) == 1 and kinds[0] == args.bot else kinds
     bar = None
-    progress = None
     if sys.stderr.isatty() and not args.json:
         from tqdm import tqdm
 
         bar = tqdm(total=args.games, unit="game", file=sys.stderr, leave=False)
-        progress = lambda i, record: bar.update(1)  # noqa: E731
+    save = game_saver(game, args, players, options, kinds)
+
+    def progress(i, record):
+        if bar is not None:
+            bar.update(1)
+        save(record)
+
     try:
         summary = simulate(game, players, args.games, seed=args.seed, bot=bots, options=options,
-                           progress=progress, **scale(args))
+                           progress=progress, keep_actions=bool(args.save_games), **scale(args))
     finally:
         if bar is not None:
             bar.close()
@@ -434,6 +439,28 @@ def cmd_simulate(args) -> int:
         return 1
     out("errors: none")
     return 0
+
+
+def game_saver(game, args, players, options, kinds):
+    """--save-games DIR: each finished game as a record DIR/<game>-seed<S>.yaml (for `meeple replay`)."""
+    from .record import finish, new_record, write_record
+
+    if not args.save_games:
+        return lambda record: None
+    folder = Path(args.save_games)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"--save-games {folder}: {exc.strerror or exc}") from None
+
+    def save(result: dict) -> None:
+        if "actions" not in result:
+            return  # a game that raised: listed under errors with its seed
+        rec = new_record(game, args.game, players, result["seed"], options, kinds, args.variant)
+        rec["actions"] = [{"seat": None, "id": a} for a in result["actions"]]
+        finish(rec, {"scores": result["scores"], "winners": result["winners"], "ends": result["ends"]})
+        write_record(folder / f"{game.id}-seed{result['seed']}.yaml", rec)
+    return save
 
 
 # ---------------------------------------------------------------------------------------------- replay
@@ -691,6 +718,20 @@ def cmd_compare(args) -> int:
     return 1 if errors else 0
 
 
+# ----------------------------------------------------------------------------------------------- serve
+
+def cmd_serve(args) -> int:
+    if find_spec("flask") is None:
+        raise UsageError("meeple serve needs Flask: pip install flask")
+    from .webtable import serve
+
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        err(f"{PROG} serve: warning: serving on {args.host}: anyone who reaches it can open the tables")
+    out(f"meeple web table on http://{args.host}:{args.port}/ (Ctrl-C stops it)")
+    serve(args.host, args.port)
+    return 0
+
+
 def _version() -> str:
     try:
         from importlib.metadata import version
@@ -792,6 +833,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", action="append", metavar="SEAT=BOT",
                    help=f"another bot at one seat (repeatable), BOT one of {', '.join(BOTS)}; e.g. 1=greedy")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--save-games", metavar="DIR", help="write each game as a record DIR/GAME-seedS.yaml "
+                                                        "(for `meeple replay FILE`)")
     scale_args(p)
     p.set_defaults(func=cmd_simulate)
 
@@ -885,6 +928,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     scale_args(p)
     p.set_defaults(func=cmd_compare)
+
+    p = sub.add_parser(
+        "serve", help="a local web table: lobby, one page per person, replays, verify and compare",
+        description="Serve the web table (Flask) on this machine: a lobby to pick the game, players, "
+                    "seed, language, variants, options and who sits where (a person or a bot); one page per "
+                    "person's seat, each in its own browser tab, showing only what that seat may see (or "
+                    "hot-seat mode: one page, with a 'pass to Player N' screen between people); the board "
+                    "as SVG, the choices as buttons, the narration, undo; the record of a finished game; a "
+                    "replay viewer that steps through a record; pages for `verify` and `compare`. Listens "
+                    "on localhost unless --host says otherwise.")
+    p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="the port (default: 8000)")
+    p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser(
         "schema", help="print or export the JSON Schema of definition files",

@@ -23,6 +23,7 @@ display:
       stagger: hex                                     # rows of a hex map (short rows are centred)
   tracks:
     vp: {length: 100}                                  # a player var drawn as a track of every player
+  colors: {forest: "#2e6b3a"}                          # colours of kind values on a board's cells
 ```
 """
 from __future__ import annotations
@@ -49,6 +50,7 @@ class DisplaySpec:
     shapes: dict[str, str] = field(default_factory=dict)          # zone -> row/hand/stack/board/hidden
     boards: dict[str, BoardSpec] = field(default_factory=dict)    # zone -> its board
     tracks: dict[str, dict] = field(default_factory=dict)         # player var -> {length, label}
+    colors: dict[str, str] = field(default_factory=dict)          # kind value -> #rrggbb
 
 
 def _graph_classes(game) -> set[str]:
@@ -95,7 +97,45 @@ def display_spec(game) -> DisplaySpec:
                 spec.boards[name] = BoardSpec(rows=z.get("rows"), order=z.get("order") or g.get("id"),
                                               symbol=z.get("symbol"), number=z.get("number"),
                                               content=z.get("content"), stagger=z.get("stagger", "square"))
+    spec.colors = dict(section.get("colors") or {})
     for name, t in (section.get("tracks") or {}).items():
         spec.tracks[name] = dict(t or {})
     game._display_spec = spec
     return spec
+
+
+def check_display(w) -> None:
+    """Report (through `w.error`, with a did-you-mean) every name of the `display:` section that the
+    definition does not have: a var or zone of the wrong scope, a property, a field, a kind value."""
+    from .problems import did_you_mean
+
+    section = w.d.sections.get("display") or {}
+    pnames = [n for n, _, _ in w.var_defs["player"]] + list(w.layout.pzones)
+    gnames = [n for n, _, _ in w.var_defs["global"]] + list(w.layout.gzones)
+    known = {"player": pnames, "shared": gnames, "hide": pnames + gnames}
+    for key, names in known.items():
+        for i, name in enumerate(section.get(key) or []):
+            if name not in names:
+                w.error(f"display.{key}: no {'player' if key == 'player' else 'global' if key == 'shared' else ''} "
+                        f"var or zone '{name}'".replace("  ", " "), ("display", key, i), did_you_mean(name, names))
+    zones = list(w.layout.gzones) + list(w.layout.pzones)
+    for name, z in (section.get("zones") or {}).items():
+        if name not in zones:
+            w.error(f"display.zones: no zone '{name}'", ("display", "zones", name), did_you_mean(name, zones))
+            continue
+        for key in ("order", "symbol", "number"):
+            if (z or {}).get(key) is not None and z[key] not in w.props:
+                w.error(f"display.zones.{name}.{key}: no property '{z[key]}'", ("display", "zones", name, key),
+                        did_you_mean(z[key], w.props))
+        if (z or {}).get("content") is not None and z["content"] not in w.fields:
+            w.error(f"display.zones.{name}.content: no field '{z['content']}'", ("display", "zones", name, "content"),
+                    did_you_mean(z["content"], w.fields))
+    player_vars = [n for n, _, _ in w.var_defs["player"]]
+    for name in section.get("tracks") or {}:
+        if name not in player_vars:
+            w.error(f"display.tracks: no player var '{name}'", ("display", "tracks", name),
+                    did_you_mean(name, player_vars))
+    for value in section.get("colors") or {}:
+        if value not in w.kind_values:
+            w.error(f"display.colors: no kind value '{value}'", ("display", "colors", value),
+                    did_you_mean(value, w.kind_values))

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from . import rng
 from .compiler import NOCONST, RuleError, Scope, Unit
+from .display import check_display
 from .fingerprint import content_hash
 from .flow import FlowCompiler, advance, mark_acted, push, run_effect, fire_events
 from .model import load_definition
@@ -120,6 +121,7 @@ class Game:
         self.setup_fn = w.compile_stmts(d["setup"], ("setup",), su) if d["setup"] is not None else None
         self.setup_n = su.n
         self._compile_scoring()
+        check_display(w)
         # What the rules themselves read and write (scenarios compiled later must not count).
         self.static_reads = frozenset(w.reads)
         self.static_writes = frozenset(w.writes)

@@ -40,32 +40,37 @@ def default_jobs() -> int:
 
 
 def game_record(game, players: int, seed: Any, bot: str | Sequence[str] = "random",
-                options: dict | None = None, max_decisions: int = MAX_DECISIONS) -> dict:
+                options: dict | None = None, max_decisions: int = MAX_DECISIONS, keep_actions: bool = False) -> dict:
     """Play one game and keep what a summary needs:
-    {seed, decisions, scores, winners, ends} or, when the game raised, {seed, error}."""
+    {seed, decisions, scores, winners, ends} or, when the game raised, {seed, error}; with
+    `keep_actions`, also the ids of the actions played (to save the game)."""
     try:
         rec = play_game(game, players, seed, bot, options=options, max_decisions=max_decisions)
     except Exception as exc:  # one game's fault is a finding of the run, not its end
         return {"seed": seed, "error": f"{type(exc).__name__}: {exc}"}
     out = rec["outcome"]
-    return {"seed": seed, "decisions": rec["decisions"], "scores": list(out["scores"]),
+    kept = {"seed": seed, "decisions": rec["decisions"], "scores": list(out["scores"]),
             "winners": list(out["winners"]), "ends": list(out.get("ends") or [])}
+    if keep_actions:
+        kept["actions"] = rec["actions"]
+    return kept
 
 
 def play_many(game, players: int, seeds: Iterable[int], bot: str | Sequence[str] = "random",
               options: dict | None = None, max_decisions: int = MAX_DECISIONS, jobs: int = 1,
-              dask: str | None = None, progress: Callable[[dict], None] | None = None) -> list[dict]:
+              dask: str | None = None, progress: Callable[[dict], None] | None = None,
+              keep_actions: bool = False) -> list[dict]:
     """`game_record` for every seed, in the order of `seeds`: serially (`jobs` 1), on `jobs` local
     processes, or on the Dask scheduler at address `dask`. `progress(record)` is called once per game,
     in seed order. Raises ParallelError when the run cannot be spread out as asked."""
     seeds = list(seeds)
-    task = (players, _bot_names(bot, jobs, dask), options, max_decisions)
+    task = (players, _bot_names(bot, jobs, dask), options, max_decisions, keep_actions)
     if dask:
         batches = _dask_batches(game, seeds, task, dask)
     elif jobs > 1 and len(seeds) > 1:
         batches = _local_batches(game, seeds, task, jobs)
     else:
-        batches = ([game_record(game, players, s, bot, options, max_decisions)] for s in seeds)
+        batches = ([game_record(game, players, s, bot, options, max_decisions, keep_actions)] for s in seeds)
     records = []
     for batch in batches:
         for rec in batch:
@@ -100,8 +105,8 @@ def _init_local(game_or_origin) -> None:
 
 
 def _play_batch_local(args) -> list[dict]:
-    seeds, (players, bot, options, max_decisions) = args
-    return [game_record(_worker_game, players, s, bot, options, max_decisions) for s in seeds]
+    seeds, task = args
+    return [game_record(_worker_game, *task[:1], s, *task[1:]) for s in seeds]
 
 
 def _local_batches(game, seeds, task, jobs):
@@ -141,9 +146,8 @@ def _dask_batches(game, seeds, task, address):
 
 
 def _play_batch_dask(seeds, origin, task) -> list[dict]:
-    players, bot, options, max_decisions = task
     game = _load(*origin)
-    return [game_record(game, players, s, bot, options, max_decisions) for s in seeds]
+    return [game_record(game, *task[:1], s, *task[1:]) for s in seeds]
 
 
 _loaded: dict = {}

@@ -16,7 +16,8 @@ final scores, the winners and why the game ended.
                 "counters": [{"id", "label", "value", "text"}],
                 "tracks": [{"id", "label", "length", "marks": [{"seat", "name", "value"}]}],
                 "zones": [{"id", "label", "as", "count", "items": [{"name", "count", "details"}],
-                           "board": {"stagger", "rows": [[cell]], "legend": [[symbol, label]]}}]}],
+                           "board": {"stagger", "width", "rows": [[cell]], "legend": [[symbol, label]],
+                                     "colors": {symbol: "#rrggbb"}}}]}],
      "outcome": {"rows": [{"seat", "name", "score", "parts": [[label, n]]}], "winners", "line", "ends"}}
 """
 from __future__ import annotations
@@ -145,13 +146,24 @@ def _symbols(L: Labels, values: list[str]) -> dict[str, str]:
     return out
 
 
+def _cell_props(game, zone: str) -> dict:
+    """type -> (order, kind, number) of a board's cells, computed once per game."""
+    cache = game.__dict__.setdefault("_board_props", {})
+    if zone not in cache:
+        spec = display_spec(game).boards[zone]
+        cache[zone] = {t: (_prop(game, t, spec.order), _prop(game, t, spec.symbol), _prop(game, t, spec.number))
+                       for t in game.world.types}
+    return cache[zone]
+
+
 def board(game, L: Labels, view: dict, zone: str, pieces: list[int]) -> dict:
     """The cells of a board zone in rows: the display's `rows` (cells per row, by its `order`
     property), or rows of a near-square default."""
     spec = display_spec(game).boards[zone]
     types = view["pieces"]["types"]
-    ordered = sorted(pieces, key=lambda x: (_prop(game, types[x], spec.order) or 0, x))
-    kinds = [v for v in (_prop(game, types[x], spec.symbol) for x in ordered) if isinstance(v, str)]
+    props = _cell_props(game, zone)
+    ordered = sorted(pieces, key=lambda x: (props[types[x]][0] or 0, x))
+    kinds = [v for v in (props[types[x]][1] for x in ordered) if isinstance(v, str)]
     symbols = _symbols(L, list(dict.fromkeys(kinds)))
     widths = list(spec.rows or [])
     if sum(widths) != len(ordered):
@@ -159,24 +171,25 @@ def board(game, L: Labels, view: dict, zone: str, pieces: list[int]) -> dict:
         widths = [side] * (len(ordered) // side) + ([len(ordered) % side] if len(ordered) % side else [])
     rows, i = [], 0
     fields = view["pieces"]["fields"]
+    content_col = fields.get(spec.content) if spec.content else None
+    content_label = L.fields.get(spec.content) if spec.content else None
     for r, width in enumerate(widths):
         row = []
         for c in range(width):
             x = ordered[i]
             i += 1
-            kind = _prop(game, types[x], spec.symbol)
-            number = _prop(game, types[x], spec.number)
-            on = fields.get(spec.content, [None] * (x + 1))[x] if spec.content else None
-            content = piece_name(L, view, on) if isinstance(on, int) else None
-            details = [] if spec.content is None else [
-                d for d in piece_details(L, view, x) if d[0] != L.fields.get(spec.content)]
-            row.append({"id": _prop(game, types[x], spec.order) or x, "name": piece_name(L, view, x),
+            order, kind, number = props[types[x]]
+            on = content_col[x] if content_col is not None else None
+            details = [d for d in piece_details(L, view, x) if d[0] != content_label]
+            row.append({"id": order if order is not None else x, "name": piece_name(L, view, x),
                         "row": r, "col": c, "kind": kind, "symbol": symbols.get(kind, ""),
-                        "number": "" if number is None else str(number), "content": content,
-                        "details": details if spec.content else piece_details(L, view, x)})
+                        "number": "" if number is None else str(number),
+                        "content": piece_name(L, view, on) if isinstance(on, int) else None, "details": details})
         rows.append(row)
     legend = [[sym, L.kinds.get(k, k)] for k, sym in symbols.items()]
-    return {"stagger": spec.stagger, "width": max(widths or [0]), "rows": rows, "legend": legend}
+    colors = {sym: display_spec(game).colors[k] for k, sym in symbols.items() if k in display_spec(game).colors}
+    return {"stagger": spec.stagger, "width": max(widths or [0]), "rows": rows, "legend": legend,
+            "colors": colors}
 
 
 # ------------------------------------------------------------------------------------------- areas

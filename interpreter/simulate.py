@@ -39,6 +39,7 @@ def simulate(
     progress: Callable[[int, dict], None] | None = None,
     jobs: int = 1,
     dask: str | None = None,
+    keep_actions: bool = False,
 ) -> dict:
     """Play `games` bot games seeded `seed`, `seed + 1`, ... and sum them up:
 
@@ -52,7 +53,8 @@ def simulate(
     per seat ("bot" in the report is then that list). A game that raises (or runs past `max_decisions`)
     is listed under "errors" with its seed and left out of every other figure. `progress(i, record)` is
     called after each game with its record (`parallel.game_record`). `jobs` local processes, or the
-    Dask scheduler at `dask`, play the games; the summary is the same as a serial run's.
+    Dask scheduler at `dask`, play the games; the summary is the same as a serial run's. With
+    `keep_actions` the record given to `progress` holds the game's action ids (to save it).
     """
     started = time.perf_counter()
     decisions: list[int] = []
@@ -76,7 +78,7 @@ def simulate(
         seen += 1
 
     play_many(game, players, range(seed, seed + games), bot, options, max_decisions, jobs=jobs, dask=dask,
-              progress=add)
+              progress=add, keep_actions=keep_actions)
     completed = len(decisions)
     return {
         "game": getattr(game, "id", None),
