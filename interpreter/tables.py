@@ -20,7 +20,7 @@ from .playout import new_game
 from .presentation import present
 from .record import add_action, finish, new_record
 from .simulate import text
-from .terminal import Numbering, action_heading
+from .terminal import Numbering, action_heading, step_label
 from .words import person, say
 
 LOG_KEEP = 300
@@ -98,9 +98,11 @@ class Table:
         add_action(self.record, seat, action, seconds)
         headings = [text(m, self.lang) for m in messages if isinstance(m, dict) and m.get("player") is None
                     and (m.get("phase") is not None or m.get("heading"))]
+        passed = step_label(self.game, self.history[-1][1], self.lang) if action.get("action") == "pass" else ""
         for k, lines in self.logs.items():
             if k == seat:
-                lines.append(say("acts", self.lang, who=person(seat, self.lang), what=text(action["label"], self.lang)))
+                what = text(action["label"], self.lang) + (f" — {passed}" if passed else "")
+                lines.append(say("acts", self.lang, who=person(seat, self.lang), what=what))
             else:
                 lines.append(say("acts", self.lang, who=person(seat, self.lang), what="…"))
             lines.extend(headings)

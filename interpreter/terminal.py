@@ -63,6 +63,14 @@ def action_heading(game, step: str, name: str, lang: str) -> str | None:
     return None
 
 
+def step_label(game, state, lang: str) -> str:
+    """The label of the step being decided in `state` (empty when none)."""
+    if not state.flow:
+        return ""
+    step = game.nodes[state.flow[-1][0]].step
+    return (step.label or {}).get(lang, step.id) if step is not None else ""
+
+
 class Numbering:
     """Menu numbers that stay with their choice: while a seat decides within one step, a choice keeps
     its number from one decision to the next and new choices get new numbers; `pass` is always 0."""
@@ -158,9 +166,7 @@ class TerminalTable:
         def menu() -> None:
             self.out("")
             self.out(picture(self.model(state, seat)))
-            step = self.game.nodes[state.flow[-1][0]].step
-            step_label = (step.label or {}).get(lang, step.id) if step is not None else ""
-            self.out(say("your_decision", lang, who=person(seat, lang), step=step_label) + ":")
+            self.out(say("your_decision", lang, who=person(seat, lang), step=step_label(self.game, state, lang)) + ":")
             self.show(menu_lines(self.game, legal, numbers, lang))
 
         menu()
@@ -211,7 +217,11 @@ class TerminalTable:
     def apply(self, state, seat, action, seconds=None, tell=True):
         messages: list = []
         before = self.model(state, self.narrator) if tell and self.setup.narrate != "none" else None
+        passed = step_label(self.game, state, self.lang) if isinstance(action, dict) and action.get("action") == "pass" else None
         state = self.game.apply(state, action, log=messages)
+        if passed:  # "pass" alone does not say what was passed
+            messages = [dict(m, **{self.lang: f"{text(m, self.lang)} — {passed}"})
+                        if isinstance(m, dict) and m.get("player") == seat else m for m in messages]
         add_action(self.record, seat, action, seconds)
         if tell:
             if not narrates_actions(messages):

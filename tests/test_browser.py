@@ -81,7 +81,8 @@ def new_table(driver, base, game, players, seats):
     for i, kind in enumerate(seats, 1):
         driver.find_element(By.CSS_SELECTOR, f"#seat{i} option[value='{kind}']").click()
     driver.find_element(By.ID, "start").click()
-    return [a.get_attribute("href") for a in driver.find_elements(By.CSS_SELECTOR, "a.seat-link")]
+    links = WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "a.seat-link"))
+    return [a.get_attribute("href") for a in links]
 
 
 @pytest.mark.parametrize("game", SHIPPED)

@@ -13,7 +13,7 @@ from interpreter.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = "puerto_rico"
-COMMANDS = ["validate", "play", "simulate", "replay", "bench", "schema"]
+COMMANDS = ["validate", "play", "simulate", "replay", "bench", "serve", "schema"]
 
 
 def run(capsys, *argv):
