@@ -1,7 +1,7 @@
 """The `meeple` command line. The only module of the package that prints or exits.
 
-Commands: validate, play, simulate, replay, bench, verify, rules, diff, compare, schema (`meeple COMMAND --help` for
-each). Every command that loads a game takes `--variant FILE` (repeatable): overlay files (variants and house
+Commands: validate, play, simulate, replay, bench, verify, rules, diff, compare, serve, schema (`meeple COMMAND
+--help` for each). Every command that loads a game takes `--variant FILE` (repeatable): overlay files (variants and house
 rules) applied to the game in order.
 Exit codes: 0 ok; 1 failures (definition errors, an illegal action, games that raised); 2 usage or I/O
 errors. `main(argv)` returns the code instead of exiting, so that tests can call it.
@@ -218,60 +218,21 @@ def new_game(game, players: int, seed: Any, options: dict | None, log: list | No
         raise UsageError(str(exc)) from None
 
 
-def narrates_actions(messages: list) -> bool:
-    """Whether the engine's log tells the action itself (an entry naming the acting `player`)."""
-    return any(isinstance(m, dict) and "player" in m for m in messages)
+def print_log(messages: list, lang: str) -> None:
+    """The narrative: what a player did, indented under the headers of rounds and phases."""
+    from .terminal import log_lines
 
-
-def print_log(messages: list, lang: str, seat: int | None = None) -> None:
-    """The narrative: what a player did, indented under the headers of rounds and phases; as `seat` sees
-    it (what the rules hide from that seat stays hidden), or as the table sees it."""
-    from .narration import for_seat
-    for message in messages:
-        line = for_seat(message, seat, lang) if seat is not None else text(message, lang)
-        if isinstance(message, dict) and (message.get("player") is not None or message.get("note")):
-            line = "  " + line
-        elif isinstance(message, dict) and message.get("phase") is not None:
-            line = f"== {line} =="
-        elif isinstance(message, dict) and message.get("heading"):
-            line = f"\n## {line}"
+    for line in log_lines(messages, lang):
         out(line)
 
 
-def score_labels(game, lang: str) -> dict:
-    """Scoring item id -> label, where the game tells them."""
-    labels = {}
-    for item in getattr(game, "score_items", None) or ():
-        if isinstance(item, (tuple, list)) and len(item) > 1 and isinstance(item[0], str) and item[1]:
-            labels[item[0]] = text(item[1], lang)
-    return labels
-
-
 def print_outcome(game, state, lang: str) -> None:
-    outcome = game.outcome(state)
-    scores = outcome.get("scores", [])
-    breakdown = outcome.get("breakdown") or [{} for _ in scores]
-    labels = score_labels(game, lang)
-    out("Final scores:")
-    for seat, score in enumerate(scores):
-        parts = ", ".join(f"{labels.get(item, item)} {value}"
-                          for item, value in (breakdown[seat] or {}).items() if value)
-        out(f"  {person(seat)}: {score}" + (f"  ({parts})" if parts else ""))
-    winners = list(outcome.get("winners", []))
-    tiebreak = outcome.get("tiebreak") or []
-    if scores:
-        top = max(scores)
-        tied = [seat for seat, score in enumerate(scores) if score == top]
-        if len(tied) > 1 and tiebreak:
-            keys = "; ".join(f"{person(seat)} {tiebreak[seat]}" for seat in tied if seat < len(tiebreak))
-            out(f"Tie on {top} points, broken by: {keys}")
-    if len(winners) == 1:
-        out(f"Winner: {person(winners[0])}")
-    elif winners:
-        out(f"Winners (shared): {', '.join(person(s) for s in winners)}")
-    for seat, rating in enumerate(outcome.get("ratings") or []):
-        if rating:
-            out(f"Rating of {person(seat)}: {rating.get(lang) or rating.get('en')}")
+    """The final scores with their breakdown, why the game ended and the winners (as `play` shows them)."""
+    from .presentation import labels_for, outcome_model
+    from .textview import outcome_lines
+
+    for line in outcome_lines(outcome_model(labels_for(game, lang), game.outcome(state)), lang):
+        out(line)
 
 
 def describe(game, state, lang: str, viewer: int | None = None) -> str:
@@ -326,99 +287,6 @@ def cmd_validate(args) -> int:
 
 # ------------------------------------------------------------------------------------------------ play
 
-HUMAN_HELP = """\
-Type the number of an action and press Enter.
-  ?   this help
-  m   show the menu again
-  v   view the game as you see it (your own state and what is public)
-  q   quit the game"""
-
-
-class Quit(Exception):
-    """A person left the game."""
-
-
-def ask_human(game, state, seat: int, legal: list[dict], lang: str) -> dict:
-    def menu() -> None:
-        out()
-        out(describe(game, state, lang, viewer=seat))
-        step = legal[0].get("step", "") if legal else ""
-        out(f"{person(seat)}, your decision" + (f" ({step})" if step else "") + ":")
-        for number, action in enumerate(legal, 1):
-            out(f"  {number:>3}) {label_of(action, lang)}")
-
-    menu()
-    while True:
-        try:
-            reply = input(f"{person(seat)} [1-{len(legal)}, ? help]> ").strip().lower()
-        except EOFError:
-            out()
-            raise Quit("input ended") from None
-        if reply in ("q", "quit", "exit"):
-            raise Quit("quit")
-        if reply in ("?", "h", "help"):
-            out(HUMAN_HELP)
-        elif reply in ("m", "menu", ""):
-            menu()
-        elif reply in ("v", "view"):
-            out(render_view(game, game.view(state, seat), seat, lang))
-        elif reply.isdigit() and 1 <= int(reply) <= len(legal):
-            return legal[int(reply) - 1]
-        else:
-            out(f"Please type a number from 1 to {len(legal)} (or ? for help).")
-
-
-def render_view(game, view: dict, seat: int, lang: str) -> str:
-    """A player's view (game.view) as a few lines for people; the JSON itself if its shape is unknown."""
-    try:
-        types = view.get("pieces", {}).get("types") or []
-        fields = view.get("pieces", {}).get("fields") or {}
-
-        def name(value) -> str:
-            try:
-                return game.value_text(value, "str", lang)
-            except Exception:
-                return str(value)
-
-        def values(d: dict) -> str:
-            parts = []
-            for key, value in d.items():
-                if isinstance(value, dict):
-                    value = " ".join(f"{name(k)}:{v}" for k, v in value.items() if v) or "-"
-                parts.append(f"{key}={value}")
-            return ", ".join(parts) or "-"
-
-        def zone(content) -> str:
-            if isinstance(content, dict) and "hidden" in content:
-                return f"{content['hidden']} hidden"
-            if not content:
-                return "empty"
-            counts: dict[str, int] = {}
-            for piece in content:
-                if isinstance(piece, int) and 0 <= piece < len(types):
-                    label = name(types[piece])
-                    state = [f"{f}={v[piece]}" for f, v in fields.items()
-                             if isinstance(v, list) and piece < len(v) and v[piece] not in (None, 0, False)]
-                    if state:
-                        label += f" [{' '.join(state)}]"
-                else:
-                    label = str(piece)
-                counts[label] = counts.get(label, 0) + 1
-            return ", ".join(f"{label} x{n}" if n > 1 else label for label, n in counts.items())
-
-        lines = [f"{person(seat)}, your view:"]
-        for pl, (pvars, pzones) in enumerate(zip(view["player_vars"], view["player_zones"])):
-            who = "you" if pl == seat else person(pl)
-            lines.append(f"  {who}: {values(pvars)}")
-            lines.extend(f"      {z}: {zone(c)}" for z, c in pzones.items())
-        if view.get("vars"):
-            lines.append(f"  table: {values(view['vars'])}")
-        lines.extend(f"      {z}: {zone(c)}" for z, c in (view.get("zones") or {}).items())
-        return "\n".join(lines)
-    except (AttributeError, KeyError, TypeError, ValueError):
-        return json.dumps(view, indent=1, ensure_ascii=False, sort_keys=True)
-
-
 def parse_seats(specs: list[str] | None, players: int, default_bot: str,
                 allowed: tuple[str, ...] = SEAT_KINDS) -> list[str]:
     kinds = [default_bot] * players
@@ -436,77 +304,81 @@ def parse_seats(specs: list[str] | None, players: int, default_bot: str,
     return kinds
 
 
-def write_record(path: str | None, actions: list[str]) -> None:
-    if not path:
-        return
+def parse_pace(value: str | None):
+    """--pace: seconds between bot decisions, or `step` (wait for Enter)."""
+    if value is None or value == "step":
+        return value
     try:
-        Path(path).write_text("".join(a + "\n" for a in actions), encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+        seconds = float(value)
+    except ValueError:
+        raise UsageError(f"--pace {value!r}: expected SECONDS or step") from None
+    if seconds < 0:
+        raise UsageError("--pace must be 0 or more")
+    return seconds
+
+
+def read_record_file(path: str) -> dict:
+    from .record import RecordError, read_record
+
+    if not Path(path).is_file():
+        raise UsageError(f"{path}: no such file")
+    try:
+        return read_record(path)
+    except RecordError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def record_game(record: dict, variant: list[str] | None = None):
+    """The game a record names (its path, else its id), with its variants; a warning when the
+    definition is not the one the record was made with."""
+    ref = record["path"] if Path(record["path"]).exists() or record["path"] in available_games() else record["game"]
+    game = load(ref, variant=variant if variant is not None else record["variants"])
+    if record.get("definition_hash") and record["definition_hash"] != game.content_hash:
+        err(f"{PROG}: warning: the definition of {record['game']} changed since this record was made; "
+            "its actions may no longer be legal")
+    return game
 
 
 def cmd_play(args) -> int:
-    game = load(args.game, variant=args.variant)
-    players = check_players(game, args.players)
-    options = parse_options(game, args.option)
-    kinds = parse_seats(args.seat, players, args.bot)
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
-    bots = {seat: make_bot(kind, seat_seed(seed, seat)) for seat, kind in enumerate(kinds) if kind != "human"}
-    lang = args.lang
-    narrate = not args.quiet
+    from .terminal import Setup, TerminalTable
 
-    setup_log: list = []
-    state = new_game(game, players, seed, options, setup_log)
+    resume = None
+    if args.resume:
+        record = read_record_file(args.resume)
+        game = record_game(record, args.variant)
+        players, seed, options, path = record["players"], record["seed"], record["options"], record["path"]
+        kinds = parse_seats(args.seat, players, "random") if args.seat else list(record["seats"])
+        resume = [a["id"] for a in record["actions"]]
+        variants = list(args.variant or record["variants"])
+    else:
+        if not args.game or args.players is None:
+            raise UsageError("give GAME and --players (or --resume FILE)")
+        game = load(args.game, variant=args.variant)
+        players = check_players(game, args.players)
+        options = parse_options(game, args.option)
+        kinds = parse_seats(args.seat, players, args.bot)
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+        path, variants = args.game, list(args.variant or [])
+    setup = Setup(path=path, players=players, seed=seed, options=options, kinds=kinds, variants=variants,
+                  lang=args.lang, narrate=args.narrate, quiet=args.quiet, pace=parse_pace(args.pace),
+                  record=args.record)
     seats = ", ".join(f"{person(s)} {k}" for s, k in enumerate(kinds))
-    out(f"{title(game, lang)}: {players} players, seed {seed} ({seats})")
-    humans = [s for s, k in enumerate(kinds) if k == "human"]
-    viewer = humans[0] if len(humans) == 1 else None  # one person at the table: tell them what they see
-    if narrate:
-        print_log(setup_log, lang, viewer)
-    record: list[str] = []
-    decisions = 0
+    out(f"{title(game, args.lang)}: {players} players, seed {seed} ({seats})" if args.lang == "en" else
+        f"{title(game, args.lang)}：{players}名玩家，随机种子{seed}")
+    table = TerminalTable(game, setup, out=out, read=input, title=title(game, args.lang))
     try:
-        while not game.is_over(state):
-            if decisions >= MAX_DECISIONS:
-                err(f"{PROG}: the game did not end within {MAX_DECISIONS} decisions")
-                return 1
-            seat = game.current_player(state)
-            legal = game.legal_actions(state)
-            if seat is None or not legal:
-                err(f"{PROG}: the game is not over but nobody can act (after {decisions} decisions)")
-                return 1
-            if kinds[seat] == "human":
-                action = ask_human(game, state, seat, legal, lang)
-            else:
-                action = bots[seat].choose(game, state, legal)
-            messages: list = []
-            state = game.apply(state, action, log=messages)
-            decisions += 1
-            record.append(action["id"])
-            if narrate or kinds[seat] == "human":
-                if not narrates_actions(messages):
-                    out(f"  {person(seat)}: {label_of(action, lang)}")
-                print_log(messages, lang, viewer)
-    except Quit as why:
-        out(f"Game abandoned after {decisions} decision{'' if decisions == 1 else 's'}.")
-        write_record(args.record, record)
-        return 1 if str(why) == "input ended" else 0
+        new_game(game, players, seed, options)  # bad options: a usage error before anything is shown
+        return table.run(resume)
     except BrokenPipeError:
         raise  # the reader went away: main() ends quietly
     except Exception as exc:
-        write_record(args.record, record)
         if args.debug:
             raise
+        decisions = len(table.record["actions"])
         err(f"{PROG} play: {fault(exc)} after {decisions} decisions (seed {seed}): {exc}")
         if args.record:
             err(f"the actions so far are in {args.record}, for `{PROG} replay`")
         return 1
-    out()
-    out(describe(game, state, lang))
-    print_outcome(game, state, lang)
-    out(f"{decisions} decisions.")
-    write_record(args.record, record)
-    return 0
 
 
 # -------------------------------------------------------------------------------------------- simulate
@@ -540,15 +412,21 @@ def cmd_simulate(args) -> int:
             first = ex.problems[0]
             raise UsageError(f"--measure: {first.message}" + (f"; {first.hint}" if first.hint else "")) from None
     bar = None
-    progress = None
     if sys.stderr.isatty() and not args.json:
         from tqdm import tqdm
 
         bar = tqdm(total=args.games, unit="game", file=sys.stderr, leave=False)
-        progress = lambda i, record: bar.update(1)  # noqa: E731
+    save = game_saver(game, args, players, options, kinds)
+
+    def progress(i, record):
+        if bar is not None:
+            bar.update(1)
+        save(record)
+
     try:
         summary = simulate(game, players, args.games, seed=args.seed, bot=bots, options=options,
-                           progress=progress, measure=args.measure, **scale(args))
+                           progress=progress, measure=args.measure, keep_actions=bool(args.save_games),
+                           **scale(args))
     finally:
         if bar is not None:
             bar.close()
@@ -580,6 +458,28 @@ def cmd_simulate(args) -> int:
     return 0
 
 
+def game_saver(game, args, players, options, kinds):
+    """--save-games DIR: each finished game as a record DIR/<game>-seed<S>.yaml (for `meeple replay`)."""
+    from .record import finish, new_record, write_record
+
+    if not args.save_games:
+        return lambda record: None
+    folder = Path(args.save_games)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"--save-games {folder}: {exc.strerror or exc}") from None
+
+    def save(result: dict) -> None:
+        if "actions" not in result:
+            return  # a game that raised: listed under errors with its seed
+        rec = new_record(game, args.game, players, result["seed"], options, kinds, args.variant)
+        rec["actions"] = [{"seat": None, "id": a} for a in result["actions"]]
+        finish(rec, {"scores": result["scores"], "winners": result["winners"], "ends": result["ends"]})
+        write_record(folder / f"{game.id}-seed{result['seed']}.yaml", rec)
+    return save
+
+
 # ---------------------------------------------------------------------------------------------- replay
 
 def read_actions(path: str) -> list:
@@ -599,18 +499,35 @@ def read_actions(path: str) -> list:
             if not isinstance(a, (str, dict)):
                 raise UsageError(f"{path}: item {i} is neither an action id nor an action object")
         return actions
+    if content.startswith("# meeple game record") or content.lstrip().startswith("format: meeple-record"):
+        return [a["id"] for a in read_record_file(path)["actions"]]
     return [s for s in (line.strip() for line in content.splitlines()) if s and not s.startswith("#")]
 
 
 def cmd_replay(args) -> int:
-    game_module, _ = engine()
+    """`meeple replay FILE` (a record), or the old form `meeple replay GAME --players N --seed S --actions FILE`."""
+    if args.actions is None:
+        if not Path(args.game).is_file():
+            raise UsageError(f"{args.game}: give a record file (or GAME with --players, --seed and --actions)")
+        record = read_record_file(args.game)
+        game = record_game(record, args.variant)
+        actions = [a["id"] for a in record["actions"]]
+        return replay_actions(args, game, record["players"], record["seed"], record["options"], actions, args.game)
+    if args.players is None:
+        raise UsageError("--actions needs --players (and --seed)")
     game = load(args.game, variant=args.variant)
     players = check_players(game, args.players)
     options = parse_options(game, args.option)
-    actions = read_actions(args.actions)
+    return replay_actions(args, game, players, args.seed, options, read_actions(args.actions), args.actions)
+
+
+def replay_actions(args, game, players, seed, options, actions, source: str) -> int:
+    from .terminal import narrates_actions
+
+    game_module, _ = engine()
     lang = args.lang
     setup_log: list = []
-    state = new_game(game, players, args.seed, options, setup_log)
+    state = new_game(game, players, seed, options, setup_log)
     if not args.json:
         print_log(setup_log, lang)
     for index, action in enumerate(actions, 1):
@@ -620,13 +537,13 @@ def cmd_replay(args) -> int:
             state = game.apply(state, action, log=messages)
         except game_module.IllegalAction as exc:
             shown = action if isinstance(action, str) else action.get("id", action)
-            err(f"{args.actions}: action {index} ({shown}): illegal: {exc}")
+            err(f"{source}: action {index} ({shown}): illegal: {exc}")
             return 1
         except Exception as exc:
             if args.debug:
                 raise
             shown = action if isinstance(action, str) else action.get("id", action)
-            err(f"{args.actions}: action {index} ({shown}): {fault(exc)}: {exc}")
+            err(f"{source}: action {index} ({shown}): {fault(exc)}: {exc}")
             return 1
         if not args.json:
             if seat is not None and not narrates_actions(messages):
@@ -636,7 +553,7 @@ def cmd_replay(args) -> int:
     over = game.is_over(state)
     if args.json:
         report = {
-            "game": game.id, "players": players, "seed": args.seed, "applied": len(actions), "over": over,
+            "game": game.id, "players": players, "seed": seed, "applied": len(actions), "over": over,
             "current_player": None if over else game.current_player(state),
             "state": game.to_json(state),
         }
@@ -869,6 +786,20 @@ def cmd_compare(args) -> int:
     return 1 if errors else 0
 
 
+# ----------------------------------------------------------------------------------------------- serve
+
+def cmd_serve(args) -> int:
+    if find_spec("flask") is None:
+        raise UsageError("meeple serve needs Flask: pip install flask")
+    from .webtable import serve
+
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        err(f"{PROG} serve: warning: serving on {args.host}: anyone who reaches it can open the tables")
+    out(f"meeple web table on http://{args.host}:{args.port}/ (Ctrl-C stops it)")
+    serve(args.host, args.port)
+    return 0
+
+
 def _version() -> str:
     try:
         from importlib.metadata import version
@@ -927,18 +858,35 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser(
-        "play", help="play a game: bots narrate, people choose from a menu",
-        description="Play one game. Bot seats play by themselves and the game is narrated; a human seat "
-                    "gets a numbered menu of its legal actions (type a number; ? help, m menu, "
-                    "v view your state, q quit). Ends with the scores, their breakdown and the winners.")
-    game_args(p, None, "the game's seed (default: a random one, printed)")
+        "play", help="play a game at the terminal: people choose from a menu, bots play by themselves",
+        description="Play one game. Before each decision of a human seat its picture of the game is shown "
+                    "(its own area, the table, the other players' public areas) and a menu grouped by "
+                    "action whose numbers stay with their choices (type a number; ? help, m picture and "
+                    "menu again, u undo back to your previous decision, s save, q quit). After every "
+                    "decision what changed is narrated as the first human seat sees it. Ends with the "
+                    "scores, their breakdown, the winners and why the game ended.")
+    p.add_argument("game", metavar="GAME", nargs="?", help="a game name under gamedefs/ or a game directory")
+    p.add_argument("--players", "-p", type=int, metavar="N", help="number of players")
+    p.add_argument("--seed", "-s", type=int, default=None, metavar="S",
+                   help="the game's seed (default: a random one, printed)")
+    p.add_argument("--option", "-o", action="append", metavar="NAME=VALUE",
+                   help="a game option (repeatable); VALUE is read as YAML")
+    variant_arg(p)
     p.add_argument("--seat", action="append", metavar="SEAT=KIND",
                    help=f"who plays a seat (repeatable), KIND one of {', '.join(SEAT_KINDS)}; e.g. 1=human")
     p.add_argument("--bot", choices=sorted(BOTS), default="random", help="the bot of the other seats")
-    p.add_argument("--lang", choices=("en", "zh"), default="en", help="language of labels and narration")
+    p.add_argument("--lang", choices=("en", "zh"), default="en", help="language of everything shown")
+    p.add_argument("--narrate", choices=("brief", "full", "none"), default="brief",
+                   help="after each decision, what changed: brief (counters, tracks, pieces of players), "
+                        "full (also the table's pieces and hidden piles), none")
+    p.add_argument("--pace", metavar="SECONDS", help="wait SECONDS after each bot decision, or `step`: "
+                                                     "wait for Enter")
     p.add_argument("--quiet", "-q", action="store_true", help="no narration of bot turns")
-    p.add_argument("--record", metavar="FILE", help="write the ids of the actions played, one per line "
-                                                     "(for `meeple replay`)")
+    p.add_argument("--record", metavar="FILE", help="write the game record (game, definition hash, "
+                                                     "options, players, seed, seats, actions) for `meeple "
+                                                     "replay FILE` or --resume")
+    p.add_argument("--resume", metavar="FILE", help="go on with a saved game or record (GAME, --players "
+                                                     "and --seed come from it)")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser(
@@ -956,17 +904,27 @@ def build_parser() -> argparse.ArgumentParser:
                    help="an expression evaluated at the end of every game (e.g. a round counter: the game "
                         "length in rounds); its mean, min and max are reported")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--save-games", metavar="DIR", help="write each game as a record DIR/GAME-seedS.yaml "
+                                                        "(for `meeple replay FILE`)")
     scale_args(p)
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser(
-        "replay", help="apply a recorded list of actions and show the game",
-        description="Start a game with the given players, seed and options, apply the actions of FILE "
-                    "(action ids one per line, # comments allowed, or a JSON list of ids or action "
-                    "objects), narrate them and show the final or current state. An illegal action is "
-                    "reported with its 1-based index and the reason; exit 1.")
-    game_args(p, None, "the game's seed")
-    p.add_argument("--actions", "-a", required=True, metavar="FILE", help="the actions to apply")
+        "replay", help="replay a game record, or a list of actions, and show the game",
+        description="Replay a record written by `play --record`, `simulate --save-games` or the web "
+                    "table: `meeple replay FILE` (the game, variants, options, players and seed come from "
+                    "it). The older form applies a list of actions to a game started from flags: `meeple "
+                    "replay GAME --players N --seed S --actions FILE` (action ids one per line, # comments "
+                    "allowed, or a JSON list of ids or action objects). Narrates the actions and shows the "
+                    "final or current state. An illegal action is reported with its 1-based index and the "
+                    "reason; exit 1.")
+    p.add_argument("game", metavar="FILE|GAME", help="a game record, or (with --actions) a game")
+    p.add_argument("--players", "-p", type=int, metavar="N", help="number of players (with --actions)")
+    p.add_argument("--seed", "-s", type=int, default=None, metavar="S", help="the game's seed (with --actions)")
+    p.add_argument("--option", "-o", action="append", metavar="NAME=VALUE",
+                   help="a game option (repeatable, with --actions); VALUE is read as YAML")
+    variant_arg(p)
+    p.add_argument("--actions", "-a", metavar="FILE", help="the actions to apply to GAME")
     p.add_argument("--lang", choices=("en", "zh"), default="en", help="language of labels and narration")
     p.add_argument("--json", action="store_true", help="print the resulting state (and outcome) as JSON")
     p.set_defaults(func=cmd_replay)
@@ -1066,6 +1024,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     scale_args(p)
     p.set_defaults(func=cmd_compare)
+
+    p = sub.add_parser(
+        "serve", help="a local web table: lobby, one page per person, replays, verify and compare",
+        description="Serve the web table (Flask) on this machine: a lobby to pick the game, players, "
+                    "seed, language, variants, options and who sits where (a person or a bot); one page per "
+                    "person's seat, each in its own browser tab, showing only what that seat may see (or "
+                    "hot-seat mode: one page, with a 'pass to Player N' screen between people); the board "
+                    "as SVG, the choices as buttons, the narration, undo; the record of a finished game; a "
+                    "replay viewer that steps through a record; pages for `verify` and `compare`. Listens "
+                    "on localhost unless --host says otherwise.")
+    p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="the port (default: 8000)")
+    p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser(
         "schema", help="print or export the JSON Schema of definition files",

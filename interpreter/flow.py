@@ -421,7 +421,7 @@ class FlowCompiler:
 
     def template(self, raw, default, unit, sc, path):
         """A label with {expr} holes, compiled and checked (narration.compile_label)."""
-        from .narration import compile_label
+        from .labels import compile_label
         return compile_label(self.w, raw, default, unit, sc, path)
 
     # ------------------------------------------------------------ hooks
@@ -580,7 +580,7 @@ def _advance(game, s, log):
                                 _at(game, node))
             fr[3] += 1
             if node.label is not None and log is not None:
-                from .narration import entry
+                from .labels import entry
                 log.append(dict(entry(game, s, node.label, [fr[1], fr[2]] + [None] * (node.nslots - 2)),
                                 heading=True))
             flow.append([node.children[0], fr[1], fr[2], 0, None, 0, 0])
@@ -644,7 +644,7 @@ def _told(game, s, node, fr, e=None):
     """The narration entry of a node with a label: a phase's header, a hook, an event, an effect."""
     if node.tmpl is None:
         return dict(node.label, phase=node.phase)
-    from .narration import entry
+    from .labels import entry
     m = entry(game, s, node.tmpl, e if e is not None else [fr[1], fr[2]] + [None] * (node.nslots - 2))
     if node.phase is not None:
         m["phase"] = node.phase

@@ -14,11 +14,11 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from . import rng
+from . import rng, simultaneous
 from .cache import load_cached
 from .compiler import NOCONST, RuleError, Scope, Unit
-from . import simultaneous
 from .disputes import read_disputes
+from .display import check_display
 from .fingerprint import content_hash
 from .flow import SIMUL, FlowCompiler, advance, mark_acted, push, run_effect, fire_events
 from .model import load_definition
@@ -130,6 +130,7 @@ class Game:
         self.setup_fn = w.compile_stmts(d["setup"], ("setup",), su) if d["setup"] is not None else None
         self.setup_n = su.n
         self._compile_scoring()
+        check_display(w)
         # What the rules themselves read and write (scenarios compiled later must not count).
         self.static_reads = frozenset(w.reads)
         self.static_writes = frozenset(w.writes)
@@ -401,7 +402,7 @@ class Game:
     def render_template(self, s, label, e, viewer=None):
         """A compiled label ({en, zh} lists of parts) as text, its holes evaluated in env e: every value
         shown, or (given a seat as `viewer`) only what that seat may see."""
-        from .narration import EVERYONE, render
+        from .labels import EVERYONE, render
         return render(self, s, label, e, EVERYONE if viewer is None else viewer)
 
     def value_text(self, v, t, lang="en", s=None):
@@ -526,7 +527,7 @@ class Game:
             except (TypeError, KeyError, IndexError, AttributeError, ValueError) as ex:
                 raise RuleError(f"{type(ex).__name__}: {ex}", f"step {act.step}, action {act.name}") from None
         if told is not None:
-            from .narration import entry
+            from .labels import entry
             log.insert(told[1], entry(self, s, act.label, told[0], who=player, after=t))
         if not act.is_pass:
             mark_acted(self, t)
@@ -724,7 +725,7 @@ class Game:
         """A few lines on the position: where the flow is, then each player's vars (seen by `viewer`:
         other players' private vars are not shown; None shows everything)."""
         lines = []
-        from .narration import EVERYONE, render
+        from .labels import EVERYONE, render
         seat = EVERYONE if viewer is None else viewer  # no viewer: everything, as for the vars below
 
         def told(tmpl, n, fr, static):

@@ -1,148 +1,135 @@
-"""Labels with `{expr}` holes, checked when the game loads and rendered per seat.
+"""Narrated events: what changed that one seat may see, from two presentation models of that seat.
 
-Every label of a phase, step, repeat, effect, hook, event or action may hold `{expression}` holes. A hole
-is compiled like any expression (names and types are checked at load, with the file:line:col of the
-label); it must give something a person can read: a number, a yes/no, a text, a player, a piece, a kind
-value or a list of those.
+    lines = narrate(before, after, level="full")
 
-A label is rendered for one seat at a time, so what the rules hide stays hidden:
-- a piece is named only to a seat that may see the zone it is in; others read its class ("a card");
-- a hole that reads a private var (`visible: owner`) is shown to the acting player only, a hole that reads
-  a var nobody sees (`visible: none`) to nobody: the others read "?". (A number computed from the pieces of
-  a hidden zone is not traced: name the pieces, or keep the count in a private var.)
-
-A narration entry is `{"en", "zh"}` as the table sees it (a seat-less spectator), plus `"seen": {seat:
-{"en", "zh"}}` for each seat that sees more.
+Both models are `presentation.present` of the same seat and language, so the narration can tell only
+what the seat's view shows: a counter that another seat hides stays "hidden" on both sides and is never
+narrated. Levels: `brief` tells the counters and tracks that changed and the pieces that came into or
+left a player's area; `full` adds the pieces that moved on the table, changed pieces and hidden piles
+that grew or shrank. The end of the game (with its reasons) is told at every level.
 """
-
 from __future__ import annotations
 
-import re
+from collections import Counter
 
-from .world import label_of
+from .words import say
 
-EVERYONE = object()  # render for nobody in particular: every value shown (tools, the acting seat's menu)
-READABLE = ("int", "bool", "str", "player", "piece", "none", "any")
-
-
-def compile_label(w, raw, default, unit, sc, path):
-    """A label as {en, zh} lists of parts: (text, None, None, None) or (None, fn, type, privacy), privacy
-    being None (public), "owner" (the acting player only) or "none" (nobody)."""
-    lab = label_of(raw, default)
-    parts = {}
-    for lang in ("en", "zh"):
-        text = lab[lang]
-        out = []
-        i = 0
-        while i < len(text):
-            j = text.find("{", i)
-            k = text.find("}", j) if j >= 0 else -1
-            if j < 0 or k < 0:
-                out.append((text[i:], None, None, None))
-                break
-            if j > i:
-                out.append((text[i:j], None, None, None))
-            hole = text[j + 1:k]
-            outer, w.reads = w.reads, set()  # what this hole reads, alone
-            try:
-                x = w.compile_expr(hole, path + ("label",), unit, sc)
-            finally:
-                mine, w.reads = w.reads, outer
-                w.reads |= mine
-            if x is not None and not (x.t in READABLE or x.t.startswith("list:")):
-                w.error(f"a label hole shows a number, text, player, piece or kind value, not a {x.t} "
-                        f"({{{hole.strip()}}})", path + ("label",))
-            out.append((None, x.f if x else (lambda s, e: "?"), x.t if x else "str",
-                        _privacy(w, mine, hole)))
-            i = k + 1
-        parts[lang] = out
-    return parts
+LEVELS = ("brief", "full")
 
 
-def _privacy(w, reads, hole):
-    level = None
-    for what, name in reads:
-        if what == "pvar" and _visibility(w, "player", name) == "owner":
-            # the acting player's own (`player.secret`) is theirs to see; anyone else's, nobody's here
-            own = len(re.findall(rf"(?<![\w.])player\s*\.\s*{name}\b", hole))
-            if own < len(re.findall(rf"\.\s*{name}\b", hole)):
-                return "none"
-            level = "owner"
-        elif what == "var" and _visibility(w, "global", name) == "none":
-            return "none"
-    return level
+def _number(value):
+    return value if type(value) is int else None
 
 
-def _visibility(w, scope, name):
-    for n, v, t in w.var_defs[scope]:
-        if n == name:
-            return v.get("visible")
-    return None
+def _items(zone: dict) -> Counter:
+    """Pieces of a zone by name (a board's cells by what lies on them)."""
+    c: Counter = Counter()
+    if zone.get("board"):
+        for row in zone["board"]["rows"]:
+            for cell in row:
+                if cell.get("content"):
+                    c[f"{cell['content']} ({cell['id']})"] += 1
+        return c
+    for item in zone.get("items") or []:
+        c[item["name"]] += item["count"]
+    return c
 
 
-def render(game, s, label, e, viewer=EVERYONE, after=None):
-    """The label as {en, zh} for `viewer` (a seat, None for a spectator, EVERYONE for all values); its
-    holes are evaluated in state s, a piece is named if the viewer may see it in state `after` (where an
-    action put it: a card played face up is named), by default s."""
-    out = {}
-    for lang in ("en", "zh"):
-        text = []
-        for part in label[lang]:
-            lit, f, t = part[0], part[1], part[2]
-            if f is None:
-                text.append(lit)
-                continue
-            priv = part[3] if len(part) > 3 else None
-            if viewer is not EVERYONE and (priv == "none" or (priv == "owner" and viewer != e[0])):
-                text.append("?")
-                continue
-            try:
-                v = f(s, e)
-                text.append(_text(game, s, v, t, lang, viewer, after or s))
-            except Exception:
-                text.append("?")
-        out[lang] = "".join(text)
-    return out
+def _detail_text(details) -> str:
+    return ", ".join(f"{k} {v}" for k, v in details) or "-"
 
 
-def _text(game, s, v, t, lang, viewer, seen_in):
-    if isinstance(v, (list, tuple)) and t.startswith("list:"):
-        return ", ".join(_text(game, s, x, t[5:], lang, viewer, seen_in) for x in v)
-    if t == "piece" and viewer is not EVERYONE and isinstance(v, int) and 0 <= v < len(s.types):
-        from .secrecy import _visible
-        z = seen_in.loc[v]
-        if viewer is None or not _visible(game, z, viewer):
-            if not all(_visible(game, z, q) for q in range(s.n)):
-                cls = game.world.class_of.get(s.types[v], "piece")
-                return ("a " if lang == "en" else "一个") + cls.replace("_", " ")
-    return game.value_text(v, t, lang, s)
+def _detail_changes(who: str, old: dict, new: dict, lang: str) -> list[str]:
+    """Pieces that stayed but changed (a worker placed on a piece, a count on a piece)."""
+    def versions(zone):
+        c: Counter = Counter()
+        for item in zone.get("items") or []:
+            c[(item["name"], _detail_text(item.get("details") or []))] += item["count"]
+        return c
+    a, b = versions(old), versions(new)
+    gone, came = a - b, b - a
+    lines = []
+    for (name, text), n in came.items():
+        was = next((t for (nm, t), k in gone.items() if nm == name and k > 0), None)
+        if was is not None:
+            gone[(name, was)] -= 1
+            lines.append(say("changes", lang, who=who, what=f"{old['label']}: {name}", old=was, new=text))
+    return lines
 
 
-def entry(game, s, label, e, who=None, after=None):
-    """A narration entry: the label rendered for the table, and for each seat that sees more. `who` (a
-    seat) prefixes "Player N: "; `after` is the state in which pieces are seen (see render)."""
-    def prefixed(r):
-        if who is None:
-            return r
-        return {"en": f"Player {who + 1}: {r['en']}", "zh": f"玩家{who + 1}：{r['zh']}"}
-    public = prefixed(render(game, s, label, e, None, after))
-    out = dict(public)
-    if who is not None:
-        out["player"] = who
-    if any(len(p) > 3 and (p[3] or p[2] == "piece") for p in label["en"] + label["zh"]):
-        seen = {}
-        for seat in range(s.n):
-            r = prefixed(render(game, s, label, e, seat, after))
-            if r != public:
-                seen[seat] = r
-        if seen:
-            out["seen"] = seen
-    return out
+def _join(counter: Counter) -> str:
+    return ", ".join(f"{name} ×{n}" if n > 1 else name for name, n in counter.items())
 
 
-def for_seat(message, seat, lang):
-    """The text of a narration entry as `seat` sees it."""
-    seen = message.get("seen") if isinstance(message, dict) else None
-    if seen and seat in seen:
-        return seen[seat][lang]
-    return message.get(lang, "") if isinstance(message, dict) else str(message)
+def _counter_lines(who: str, label: str, old: dict, new: dict, lang: str) -> list[str]:
+    """One line per count that changed (a map's kinds one by one), else the old and new text."""
+    if old.get("parts") is not None and new.get("parts") is not None:
+        was = dict(map(tuple, old["parts"]))
+        return [_counter_line(who, f"{label} {k}", {"value": was[k], "number": True}, {"value": n, "number": True}, lang)
+                for k, n in new["parts"] if k in was and was[k] != n]
+    return [_counter_line(who, label, old, new, lang)]
+
+
+def _counter_line(who: str, label: str, old: dict, new: dict, lang: str) -> str:
+    a, b = _number(old["value"]), _number(new["value"])
+    if a is not None and b is not None and old.get("number", True) and new.get("number", True):
+        key = "gains" if b > a else "loses"
+        return say(key, lang, who=who, what=label, old=a, new=b, d=abs(b - a))
+    return say("changes", lang, who=who, what=label, old=old["text"], new=new["text"])
+
+
+def area_changes(old: dict, new: dict, lang: str, level: str) -> list[str]:
+    who = new["title"] if new["seat"] is None else new.get("who") or _who(new, lang)
+    lines = []
+    before = {c["id"]: c for c in old["counters"]}
+    for c in new["counters"]:
+        o = before.get(c["id"])
+        if o is not None and o["text"] != c["text"]:
+            lines.extend(_counter_lines(who, c["label"], o, c, lang))
+    tracks = {t["id"]: t for t in old.get("tracks") or []}
+    for t in new.get("tracks") or []:
+        was = {m["seat"]: m["value"] for m in (tracks.get(t["id"]) or {}).get("marks", [])}
+        for m in t["marks"]:
+            if m["seat"] in was and was[m["seat"]] != m["value"]:
+                lines.append(_counter_line(m["name"], t["label"], {"value": was[m["seat"]], "text": str(was[m["seat"]])},
+                                           {"value": m["value"], "text": str(m["value"])}, lang))
+    zones = {z["id"]: z for z in old["zones"]}
+    tell_moves = level == "full" or new["seat"] is not None
+    for z in new["zones"]:
+        o = zones.get(z["id"])
+        if o is None:
+            continue
+        if z["as"] == "hidden" or o["as"] == "hidden":
+            if level == "full" and o["count"] != z["count"]:
+                lines.append(_counter_line(who, z["label"], {"value": o["count"], "text": str(o["count"])},
+                                           {"value": z["count"], "text": str(z["count"])}, lang))
+            continue
+        if not tell_moves:
+            continue
+        a, b = _items(o), _items(z)
+        if b - a:
+            lines.append(say("arrives", lang, who=who, what=z["label"], items=_join(b - a)))
+        if a - b:
+            lines.append(say("leaves", lang, who=who, what=z["label"], items=_join(a - b)))
+        if level == "full" or new["seat"] is not None:
+            lines.extend(_detail_changes(who, o, z, lang))
+    return lines
+
+
+def _who(area: dict, lang: str) -> str:
+    return area["title"] if area["kind"] == "other" else say("player", lang, n=area["seat"] + 1)
+
+
+def narrate(before: dict, after: dict, level: str = "brief") -> list[str]:
+    """The lines that tell what changed from `before` to `after` (two models of one seat)."""
+    lang = after["lang"]
+    lines: list[str] = []
+    old_areas = {a["id"]: a for a in before["areas"]}
+    for area in after["areas"]:
+        old = old_areas.get(area["id"])
+        if old is not None:
+            lines.extend(area_changes(old, area, lang, level))
+    if after["status"]["over"] and not before["status"]["over"]:
+        outcome = after.get("outcome") or {}
+        lines.append(say("game_over", lang) + (": " + ", ".join(outcome["ends"]) if outcome.get("ends") else ""))
+    return lines

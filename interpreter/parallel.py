@@ -40,10 +40,12 @@ def default_jobs() -> int:
 
 
 def game_record(game, players: int, seed: Any, bot: str | Sequence[str] = "random",
-                options: dict | None = None, max_decisions: int = MAX_DECISIONS, measure: str | None = None) -> dict:
+                options: dict | None = None, max_decisions: int = MAX_DECISIONS, measure: str | None = None,
+                keep_actions: bool = False) -> dict:
     """Play one game and keep what a summary needs:
     {seed, decisions, scores, winners, ends} (and "measure": the value of the expression `measure` in
-    the final state, when given) or, when the game raised, {seed, error}."""
+    the final state, when given; "actions": the ids of the actions played, with `keep_actions`, to save
+    the game) or, when the game raised, {seed, error}."""
     try:
         rec = play_game(game, players, seed, bot, options=options, max_decisions=max_decisions)
         value = game.evaluate(rec["state"], measure) if measure is not None else None
@@ -54,24 +56,27 @@ def game_record(game, players: int, seed: Any, bot: str | Sequence[str] = "rando
               "winners": list(out["winners"]), "ends": list(out.get("ends") or [])}
     if measure is not None:
         record["measure"] = value
+    if keep_actions:
+        record["actions"] = rec["actions"]
     return record
 
 
 def play_many(game, players: int, seeds: Iterable[int], bot: str | Sequence[str] = "random",
               options: dict | None = None, max_decisions: int = MAX_DECISIONS, jobs: int = 1,
               dask: str | None = None, progress: Callable[[dict], None] | None = None,
-              measure: str | None = None) -> list[dict]:
+              measure: str | None = None, keep_actions: bool = False) -> list[dict]:
     """`game_record` for every seed, in the order of `seeds`: serially (`jobs` 1), on `jobs` local
     processes, or on the Dask scheduler at address `dask`. `progress(record)` is called once per game,
     in seed order. Raises ParallelError when the run cannot be spread out as asked."""
     seeds = list(seeds)
-    task = (players, _bot_names(bot, jobs, dask), options, max_decisions, measure)
+    task = {"players": players, "bot": _bot_names(bot, jobs, dask), "options": options,
+            "max_decisions": max_decisions, "measure": measure, "keep_actions": keep_actions}
     if dask:
         batches = _dask_batches(game, seeds, task, dask)
     elif jobs > 1 and len(seeds) > 1:
         batches = _local_batches(game, seeds, task, jobs)
     else:
-        batches = ([game_record(game, players, s, bot, options, max_decisions, measure)] for s in seeds)
+        batches = ([game_record(game, seed=s, **dict(task, bot=bot))] for s in seeds)
     records = []
     for batch in batches:
         for rec in batch:
@@ -107,7 +112,7 @@ def _init_local(game_or_origin) -> None:
 
 def _play_batch_local(args) -> list[dict]:
     seeds, task = args
-    return [game_record(_worker_game, *_with_seed(task, s)) for s in seeds]
+    return [game_record(_worker_game, seed=s, **task) for s in seeds]
 
 
 def _local_batches(game, seeds, task, jobs):
@@ -148,13 +153,7 @@ def _dask_batches(game, seeds, task, address):
 
 def _play_batch_dask(seeds, origin, task) -> list[dict]:
     game = _load(*origin)
-    return [game_record(game, *_with_seed(task, s)) for s in seeds]
-
-
-def _with_seed(task: tuple, seed: int) -> tuple:
-    """game_record's arguments after the game: (players, seed, bot, options, max_decisions, measure)."""
-    players, *rest = task
-    return (players, seed, *rest)
+    return [game_record(game, seed=s, **task) for s in seeds]
 
 
 _loaded: dict = {}

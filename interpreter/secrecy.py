@@ -30,7 +30,7 @@ def _seen_by(game, s, seat, narrate):
         game.apply(s, acts[0], log=log, player=seat)
     view = game.view(s, seat)
     view.pop("decisions", None)
-    from .narration import for_seat
+    from .labels import for_seat
     return view, [(a["id"], a["label"]) for a in acts], [(for_seat(x, seat, "en"), for_seat(x, seat, "zh"))
                                                           for x in log]
 

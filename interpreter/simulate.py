@@ -40,6 +40,7 @@ def simulate(
     measure: str | None = None,
     jobs: int = 1,
     dask: str | None = None,
+    keep_actions: bool = False,
 ) -> dict:
     """Play `games` bot games seeded `seed`, `seed + 1`, ... and sum them up:
 
@@ -56,8 +57,9 @@ def simulate(
     is listed under "errors" with its seed and left out of every other figure. `measure` is an
     expression of the game's DSL evaluated on every final state (`game.evaluate`), such as a round
     counter: the length of the games in the game's own terms. `progress(i, record)` is called after
-    each game with its record (`parallel.game_record`). `jobs` local processes, or the Dask scheduler
-    at `dask`, play the games; the summary is the same as a serial run's.
+    each game with its record (`parallel.game_record`); with `keep_actions` the record holds the game's
+    action ids (to save it). `jobs` local processes, or the Dask scheduler at `dask`, play the games;
+    the summary is the same as a serial run's.
     """
     started = time.perf_counter()
     decisions: list[int] = []
@@ -87,7 +89,7 @@ def simulate(
         seen += 1
 
     play_many(game, players, range(seed, seed + games), bot, options, max_decisions, jobs=jobs, dask=dask,
-              progress=add, measure=measure)
+              progress=add, measure=measure, keep_actions=keep_actions)
     completed = len(decisions)
     return {
         "game": getattr(game, "id", None),

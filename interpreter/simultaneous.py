@@ -113,7 +113,7 @@ def reveal(game, s, fr, node, log):
             if s.ev:
                 fire_events(game, s)
         if log is not None:  # told once the effect ran: a card played face up is named
-            from .narration import entry
+            from .labels import entry
             lab_env = [p, fr[2]] + [None] * (act.nslots - 2)
             for prm, v in zip(act.params, vals):
                 lab_env[prm[1]] = v

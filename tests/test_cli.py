@@ -13,7 +13,7 @@ from interpreter.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = "puerto_rico"
-COMMANDS = ["validate", "play", "simulate", "replay", "bench", "schema"]
+COMMANDS = ["validate", "play", "simulate", "replay", "bench", "serve", "schema"]
 
 
 def run(capsys, *argv):
@@ -98,14 +98,14 @@ def test_play_all_bots_narrates_and_scores(capsys, tmp_path):
     assert code == 0, err
     assert re.search(r"^  Player [123]: \S", out, re.M)
     assert "Final scores:" in out and "Winner" in out
-    assert len(record.read_text().split()) > 10
+    assert len(record.read_text().split("\n- seat:")) > 10   # a record with its actions
 
 
 def test_play_ends_with_the_rating_of_a_game_that_rates_its_scores(capsys):
     code, out, err = run(capsys, "play", "la_granja_no_siesta", "--players", "1", "--seed", "3", "--quiet",
                          "--lang", "zh")
     assert code == 0, err
-    assert re.search(r"^Rating of Player 1: \S", out, re.M)
+    assert re.search(r"^玩家1的评级：\S", out, re.M)
     assert "練習" in out or "農夫" in out or "大莊園" in out or "另眼相看" in out
 
 
@@ -125,9 +125,9 @@ def test_play_human_menu_help_view_reprompt_quit(capsys, monkeypatch):
                        "--seat", "2=human", "--seat", "3=human")
     assert code == 0
     assert re.search(r"^\s+1\) \S", out, re.M)           # a numbered menu with labels
-    assert "type the number of an action" in out.lower()  # ? help
-    assert out.count("Please type a number") == 2         # banana, 999
-    assert "Game abandoned after 1 decision." in out
+    assert "type the number of a choice" in out.lower()   # ? help
+    assert out.count("Please type one of the numbers") == 2  # banana, 999
+    assert "Game abandoned after 1 decision(s)." in out
 
 
 def test_play_human_input_ending_exits_1(capsys, monkeypatch):

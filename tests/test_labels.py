@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from games import make_game
-from interpreter.narration import for_seat
+from interpreter.labels import for_seat
 from interpreter.problems import DefinitionError
 
 GAME = """

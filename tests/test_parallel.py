@@ -98,5 +98,5 @@ def test_a_worker_with_another_copy_of_the_game_refuses_to_play(market_day, tmp_
 
     root, variants, digest = parallel._origin(market_day)
     with pytest.raises(ParallelError, match="differs"):
-        parallel._play_batch_dask([1], (root, variants, "0" * 64), (2, "random", None, 100))
-    assert parallel._play_batch_dask([1], (root, variants, digest), (2, "random", None, 10_000))[0]["seed"] == 1
+        parallel._play_batch_dask([1], (root, variants, "0" * 64), {"players": 2, "bot": "random", "options": None, "max_decisions": 100})
+    assert parallel._play_batch_dask([1], (root, variants, digest), {"players": 2, "bot": "random", "options": None, "max_decisions": 10_000})[0]["seed"] == 1

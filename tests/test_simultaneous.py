@@ -34,7 +34,7 @@ def bid(game, s, seat, value):
 
 def perceived(game, s, seat, narration):
     """Everything `seat` perceives before it chooses: its view, its menu with labels, the narration so far."""
-    from interpreter.narration import for_seat
+    from interpreter.labels import for_seat
     view = game.view(s, seat)
     view.pop("decisions")
     menu = game.legal_actions(s, player=seat)
@@ -156,7 +156,7 @@ def test_only_some_seats_may_choose_and_a_wrong_list_is_refused(tmp_path):
 
 
 def test_the_narration_of_a_sealed_choice_tells_it_to_the_chooser_only(game):
-    from interpreter.narration import for_seat
+    from interpreter.labels import for_seat
     s0 = game.new_game(3, seed=5)
     log = []
     game.apply(s0, bid(game, s0, 1, 4), player=1, log=log)

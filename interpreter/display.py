@@ -1,0 +1,141 @@
+"""How a game is laid out for people: the optional `display:` section of a definition, with defaults.
+
+    spec = display_spec(game)      # DisplaySpec: areas, zone shapes, boards, tracks
+
+The section only guides the picture; it never changes a rule. Without it every var and zone is shown
+in the order it is declared, a zone of pieces laid out as a graph (`graph:` on their class) is a board,
+a hidden zone shows its size, and every other zone is a row of pieces.
+
+```yaml
+display:
+  player: [coins, workers, hand, board]              # a player's area, in this order (others hidden)
+  shared: [market, supply, deck]                       # the shared area, in this order
+  hide: [bookkeeping]                                  # or: everything but these
+  zones:
+    hand: {as: hand}                                   # row (default), hand, stack or board
+    board:
+      as: board
+      rows: [4, 5, 6, 7, 6, 5, 4]                      # cells per row, in the order of `order`
+      order: num                                       # the property that numbers the cells
+      symbol: terrain                                  # a kind-valued property: the cell's letter
+      number: value                                    # a property shown beside the letter
+      content: tile                                    # a piece-valued field: what lies on the cell
+      stagger: hex                                     # rows of a hex map (short rows are centred)
+  tracks:
+    vp: {length: 100}                                  # a player var drawn as a track of every player
+  colors: {forest: "#2e6b3a"}                          # colours of kind values on a board's cells
+```
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+ZONE_SHAPES = ("row", "hand", "stack", "board")
+
+
+@dataclass
+class BoardSpec:
+    rows: list[int] | None = None
+    order: str | None = None
+    symbol: str | None = None
+    number: str | None = None
+    content: str | None = None
+    stagger: str = "square"
+
+
+@dataclass
+class DisplaySpec:
+    player: list[str] = field(default_factory=list)    # player vars and zones, in order
+    shared: list[str] = field(default_factory=list)    # global vars and zones, in order
+    shapes: dict[str, str] = field(default_factory=dict)          # zone -> row/hand/stack/board/hidden
+    boards: dict[str, BoardSpec] = field(default_factory=dict)    # zone -> its board
+    tracks: dict[str, dict] = field(default_factory=dict)         # player var -> {length, label}
+    colors: dict[str, str] = field(default_factory=dict)          # kind value -> #rrggbb
+
+
+def _graph_classes(game) -> set[str]:
+    comps = game.definition["components"] or {}
+    return {name for name, c in comps.items() if isinstance(c, dict) and c.get("graph")}
+
+
+def _home_zones(game) -> dict[str, str]:
+    """zone name -> the class whose pieces start there (the first one declared)."""
+    homes: dict[str, str] = {}
+    for name, c in (game.definition["components"] or {}).items():
+        if isinstance(c, dict) and isinstance(c.get("zone"), str):
+            homes.setdefault(c["zone"], name)
+    return homes
+
+
+def display_spec(game) -> DisplaySpec:
+    """The display of `game`: its `display:` section where it says something, defaults elsewhere."""
+    cached = getattr(game, "_display_spec", None)
+    if cached is not None:
+        return cached
+    d = game.definition
+    section = d.sections.get("display") or {}
+    w = game.world
+    pnames = [n for n, _, _ in w.var_defs["player"]] + list(w.layout.pzones)
+    gnames = [n for n, _, _ in w.var_defs["global"]] + list(w.layout.gzones)
+    hide = set(section.get("hide") or [])
+    spec = DisplaySpec(
+        player=[n for n in (section.get("player") or pnames) if n in pnames and n not in hide],
+        shared=[n for n in (section.get("shared") or gnames) if n in gnames and n not in hide],
+    )
+    graph, homes = _graph_classes(game), _home_zones(game)
+    zdefs = section.get("zones") or {}
+    for scope, names in (("global", w.layout.gzones), ("player", w.layout.pzones)):
+        for name in names:
+            z = zdefs.get(name) or {}
+            shape = z.get("as") or ("board" if homes.get(name) in graph else "row")
+            if w.zone_visibility.get((scope, name)) == "hidden":
+                shape = "hidden"
+            spec.shapes[name] = shape
+            if shape == "board":
+                cls = (d["components"] or {}).get(homes.get(name)) or {}
+                g = cls.get("graph") or {}
+                spec.boards[name] = BoardSpec(rows=z.get("rows"), order=z.get("order") or g.get("id"),
+                                              symbol=z.get("symbol"), number=z.get("number"),
+                                              content=z.get("content"), stagger=z.get("stagger", "square"))
+    spec.colors = dict(section.get("colors") or {})
+    for name, t in (section.get("tracks") or {}).items():
+        spec.tracks[name] = dict(t or {})
+    game._display_spec = spec
+    return spec
+
+
+def check_display(w) -> None:
+    """Report (through `w.error`, with a did-you-mean) every name of the `display:` section that the
+    definition does not have: a var or zone of the wrong scope, a property, a field, a kind value."""
+    from .problems import did_you_mean
+
+    section = w.d.sections.get("display") or {}
+    pnames = [n for n, _, _ in w.var_defs["player"]] + list(w.layout.pzones)
+    gnames = [n for n, _, _ in w.var_defs["global"]] + list(w.layout.gzones)
+    known = {"player": pnames, "shared": gnames, "hide": pnames + gnames}
+    for key, names in known.items():
+        for i, name in enumerate(section.get(key) or []):
+            if name not in names:
+                w.error(f"display.{key}: no {'player' if key == 'player' else 'global' if key == 'shared' else ''} "
+                        f"var or zone '{name}'".replace("  ", " "), ("display", key, i), did_you_mean(name, names))
+    zones = list(w.layout.gzones) + list(w.layout.pzones)
+    for name, z in (section.get("zones") or {}).items():
+        if name not in zones:
+            w.error(f"display.zones: no zone '{name}'", ("display", "zones", name), did_you_mean(name, zones))
+            continue
+        for key in ("order", "symbol", "number"):
+            if (z or {}).get(key) is not None and z[key] not in w.props:
+                w.error(f"display.zones.{name}.{key}: no property '{z[key]}'", ("display", "zones", name, key),
+                        did_you_mean(z[key], w.props))
+        if (z or {}).get("content") is not None and z["content"] not in w.fields:
+            w.error(f"display.zones.{name}.content: no field '{z['content']}'", ("display", "zones", name, "content"),
+                    did_you_mean(z["content"], w.fields))
+    player_vars = [n for n, _, _ in w.var_defs["player"]]
+    for name in section.get("tracks") or {}:
+        if name not in player_vars:
+            w.error(f"display.tracks: no player var '{name}'", ("display", "tracks", name),
+                    did_you_mean(name, player_vars))
+    for value in section.get("colors") or {}:
+        if value not in w.kind_values:
+            w.error(f"display.colors: no kind value '{value}'", ("display", "colors", value),
+                    did_you_mean(value, w.kind_values))

@@ -1,0 +1,119 @@
+"""The presentation model drawn as SVG for the web table: boards as maps of cells (hexagons for a hex
+board), tracks as rows of spaces with every player's marker, other zones as rows of named tiles.
+
+    markup = zone_svg(zone)        # one zone of an area
+    markup = track_svg(track)      # one track
+
+Everything drawn comes from the model (already in the page's language); texts are escaped.
+"""
+from __future__ import annotations
+
+import math
+from html import escape
+
+PALETTE = ["#d9c27a", "#7fb069", "#2e6b3a", "#e8d8a8", "#6fa8dc", "#9e9e9e", "#c27ba0", "#e69138",
+           "#8e7cc3", "#76a5af"]
+SEATS = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"]
+
+
+def _t(x, y, text, size=11, anchor="middle", weight="normal", fill="#222") -> str:
+    return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" font-weight="{weight}" '
+            f'fill="{fill}">{escape(str(text))}</text>')
+
+
+def _short(text: str, n: int) -> str:
+    return text if len(text) <= n else text[:n - 1] + "…"
+
+
+def board_svg(board: dict) -> str:
+    """Cells in rows; a hex board staggers its rows and draws hexagons. Each cell shows its id, symbol
+    and number, its colour by symbol, and what lies on it."""
+    colours = {sym: (board.get("colors") or {}).get(sym) or PALETTE[i % len(PALETTE)]
+               for i, (sym, _) in enumerate(board.get("legend") or [])}
+    hexes = board.get("stagger") == "hex"
+    r = 34
+    w = math.sqrt(3) * r if hexes else 2 * r
+    h = 1.5 * r if hexes else 2 * r
+    width = board.get("width") or 1
+    parts = []
+    for row in board["rows"]:
+        for cell in row:
+            shift = (width - len(row)) * w / 2 if hexes else 0
+            cx = r + 4 + shift + cell["col"] * w
+            cy = r + 4 + cell["row"] * h
+            fill = colours.get(cell.get("symbol"), "#eee")
+            title = escape(cell["name"] + (f" — {cell['content']}" if cell.get("content") else ""))
+            if hexes:
+                pts = " ".join(f"{cx + r * math.cos(math.radians(60 * k - 30)):.1f},"
+                               f"{cy + r * math.sin(math.radians(60 * k - 30)):.1f}" for k in range(6))
+                shape = f'<polygon points="{pts}" fill="{fill}" stroke="#444" stroke-width="1.5"/>'
+            else:
+                shape = (f'<rect x="{cx - r:.1f}" y="{cy - r:.1f}" width="{2 * r - 2}" height="{2 * r - 2}" '
+                         f'fill="{fill}" stroke="#444"/>')
+            parts.append(f'<g class="cell"><title>{title}</title>{shape}'
+                         + _t(cx, cy - 14, f"{cell['id']} {cell.get('symbol', '')}{cell.get('number', '')}", 10)
+                         + (f'<circle cx="{cx:.1f}" cy="{cy + 6:.1f}" r="13" fill="#fff" stroke="#333"/>'
+                            + _t(cx, cy + 10, _short(cell["content"], 5), 9, weight="bold")
+                            if cell.get("content") else "")
+                         + "</g>")
+    total_w = 2 * r + 8 + (width - 1) * w + (w / 2 if hexes else 0)
+    total_h = 2 * r + 8 + (len(board["rows"]) - 1) * h
+    legend = board.get("legend") or []
+    per_row = max(1, int(total_w // 160))
+    items = []
+    for i, (sym, label) in enumerate(legend):
+        x, y = 4 + (i % per_row) * 160, total_h + 14 + (i // per_row) * 16
+        items.append(f'<rect x="{x}" y="{y - 10}" width="12" height="12" fill="{colours[sym]}"/>'
+                     + _t(x + 16, y, f"{sym} {_short(label, 22)}", 10, anchor="start"))
+    height = total_h + 8 + 16 * math.ceil(len(legend) / per_row)
+    return (f'<svg class="board" xmlns="http://www.w3.org/2000/svg" width="{total_w:.0f}" height="{height:.0f}">'
+            + "".join(parts) + "".join(items) + "</svg>")
+
+
+def track_svg(track: dict) -> str:
+    """A track: a bar of `length` spaces with each player's marker at its value."""
+    length = max(1, int(track["length"]))
+    width, left = 720, 10
+    step = (width - 2 * left) / length
+    marks = []
+    for i, m in enumerate(track["marks"]):
+        x = left + min(m["value"], length) * step
+        marks.append(f'<g><title>{escape(m["name"])}: {m["value"]}</title>'
+                     f'<circle cx="{x:.1f}" cy="{18 + 10 * (i % 3)}" r="6" fill="{SEATS[m["seat"] % len(SEATS)]}"/>'
+                     + _t(x, 21 + 10 * (i % 3), m["seat"] + 1, 8, fill="#fff") + "</g>")
+    ticks = "".join(_t(left + v * step, 60, v, 9) for v in range(0, length + 1, max(1, length // 10)))
+    return (f'<svg class="track" xmlns="http://www.w3.org/2000/svg" width="{width}" height="66">'
+            f'<rect x="{left}" y="10" width="{width - 2 * left}" height="36" fill="#f4efe1" stroke="#888"/>'
+            + "".join(marks) + ticks + "</svg>")
+
+
+def zone_svg(zone: dict) -> str:
+    """A zone: its board, or its pieces as a row of named tiles (a count on grouped ones); a hidden
+    zone is a face-down pile with its size."""
+    if zone.get("board"):
+        return board_svg(zone["board"])
+    if zone["as"] == "hidden":
+        return (f'<svg class="pile" xmlns="http://www.w3.org/2000/svg" width="90" height="56">'
+                f'<rect x="4" y="4" width="70" height="46" rx="5" fill="#5b4636"/>'
+                f'<rect x="10" y="8" width="70" height="46" rx="5" fill="#7a5c45" stroke="#333"/>'
+                + _t(45, 36, zone["count"], 14, fill="#fff", weight="bold") + "</svg>")
+    items = zone.get("items") or []
+    per_row = 6
+    tw, th = 118, 50
+    parts = []
+    for i, item in enumerate(items):
+        x, y = 4 + (i % per_row) * (tw + 6), 4 + (i // per_row) * (th + 6)
+        title = escape(item["name"] + "".join(f"; {k} {v}" for k, v in item.get("details") or []))
+        detail = "; ".join(f"{v}" for _, v in item.get("details") or [])
+        parts.append(f'<g class="piece"><title>{title}</title>'
+                     f'<rect x="{x}" y="{y}" width="{tw}" height="{th}" rx="6" fill="#fffaf0" stroke="#8a7a5a"/>'
+                     + _t(x + tw / 2, y + 18, _short(item["name"], 17), 11, weight="bold")
+                     + (_t(x + tw / 2, y + 34, _short(detail, 20), 9) if detail else "")
+                     + (_t(x + tw - 6, y + th - 5, f"×{item['count']}", 10, anchor="end") if item["count"] > 1 else "")
+                     + "</g>")
+    if not items:
+        return ""
+    rows = max(1, math.ceil(len(items) / per_row))
+    width = min(len(items), per_row) * (tw + 6) + 8
+    return (f'<svg class="row" xmlns="http://www.w3.org/2000/svg" width="{width}" height="{rows * (th + 6) + 4}">'
+            + "".join(parts) + "</svg>")

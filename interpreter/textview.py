@@ -1,0 +1,137 @@
+"""The presentation model drawn as text for a terminal: areas, counters, rows of pieces, boards as maps,
+tracks as tracks, the final scores.
+
+    print(picture(model))
+
+Columns are counted in terminal cells, so Chinese labels (two cells a character) line up too.
+"""
+from __future__ import annotations
+
+import unicodedata
+
+from .words import say
+
+WIDTH = 100
+
+
+def cells(text: str) -> int:
+    """How many terminal columns `text` takes."""
+    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
+
+
+def pad(text: str, width: int, right: bool = False) -> str:
+    gap = " " * max(0, width - cells(text))
+    return gap + text if right else text + gap
+
+
+def wrap(items: list[str], indent: str, width: int = WIDTH, sep: str = "; ", first: str | None = None) -> list[str]:
+    """Items joined by `sep` on as few lines as fit `width`; the first line starts with `first` (default
+    `indent`), the others with `indent`."""
+    lines, line = [], ""
+    for item in items:
+        lead = indent if lines else (indent if first is None else first)
+        candidate = item if not line else line + sep + item
+        if line and cells(lead + candidate) > width:
+            lines.append(lead + line + sep.rstrip())
+            line = item
+        else:
+            line = candidate
+    if line:
+        lines.append((indent if lines or first is None else first) + line)
+    return lines
+
+
+def item_text(item: dict, lang: str) -> str:
+    text = item["name"]
+    if item.get("details"):
+        text += " [" + ", ".join(f"{k} {v}" for k, v in item["details"]) + "]"
+    if item.get("count", 1) > 1:
+        text += f" ×{item['count']}"
+    return text
+
+
+def board_lines(board: dict, lang: str, indent: str) -> list[str]:
+    """A board as a map: each cell `<id><symbol><number>`, a `*` when something lies on it; hex rows
+    are centred under each other; the key and what lies where follow."""
+    cell_w = max([cells(f"{c['id']}{c['symbol']}{c['number']}*") for row in board["rows"] for c in row] + [3]) + 1
+    lines = []
+    width = board.get("width") or 1
+    for row in board["rows"]:
+        shift = (width - len(row)) * cell_w // 2 if board.get("stagger") == "hex" else 0
+        text = " " * shift + "".join(
+            pad(f"{c['id']}{c['symbol']}{c['number']}" + ("*" if c.get("content") else ""), cell_w) for c in row)
+        lines.append(indent + text.rstrip())
+    key = [f"{sym} {label}" for sym, label in board.get("legend") or []]
+    if key:
+        lines.extend(wrap(key, indent + "  ", sep=", ", first=indent + say("legend", lang) + ": "))
+    placed = [f"{c['id']} {c['content']}" + (" [" + ", ".join(f"{k} {v}" for k, v in c["details"]) + "]"
+                                             if c.get("details") else "")
+              for row in board["rows"] for c in row if c.get("content")]
+    placed += [f"{c['id']} [" + ", ".join(f"{k} {v}" for k, v in c["details"]) + "]"
+               for row in board["rows"] for c in row if not c.get("content") and c.get("details")]
+    if placed:
+        lines.extend(wrap(placed, indent + "  ", first=indent + "* "))
+    return lines
+
+
+def zone_lines(zone: dict, lang: str, indent: str) -> list[str]:
+    size = f"{zone['used']}/{zone['capacity']}" if zone.get("capacity") is not None else str(zone["count"])
+    head = f"{indent}{zone['label']} ({size})"
+    if zone["as"] == "hidden":
+        return [f"{indent}{zone['label']}: {zone['text']}"]
+    if zone["as"] == "board":
+        return [head + ":"] + board_lines(zone["board"], lang, indent + "  ")
+    if not zone["items"]:
+        return [f"{indent}{zone['label']}" + (f" ({size})" if zone.get("capacity") is not None else "")
+                + f": {say('empty', lang)}"]
+    items = [item_text(i, lang) for i in zone["items"]]
+    one = f"{indent}{zone['label']}" + (f" ({size})" if zone.get("capacity") is not None else "") + ": " + "; ".join(items)
+    if cells(one) <= WIDTH:
+        return [one]
+    return [head + ":"] + wrap(items, indent + "  ")
+
+
+def track_lines(track: dict, lang: str, indent: str) -> list[str]:
+    """A track: its label and length, then each space that holds markers, in order."""
+    spaces: dict[int, list[str]] = {}
+    for m in track["marks"]:
+        spaces.setdefault(m["value"], []).append(str(m["seat"] + 1))
+    marks = "  ".join(f"{v}:[{' '.join(who)}]" for v, who in sorted(spaces.items()))
+    return [f"{indent}{track['label']} (0–{track['length']}): {marks}"]
+
+
+def area_lines(area: dict, lang: str) -> list[str]:
+    lines = [f"── {area['title']} " + "─" * max(0, 60 - cells(area["title"]))]
+    counters = [f"{c['label']} {c['text']}" for c in area["counters"]]
+    lines.extend(wrap(counters, "  "))
+    for t in area.get("tracks") or []:
+        lines.extend(track_lines(t, lang, "  "))
+    for z in area["zones"]:
+        lines.extend(zone_lines(z, lang, "  "))
+    return lines
+
+
+def outcome_lines(outcome: dict, lang: str) -> list[str]:
+    lines = [say("final_scores", lang) + ":"]
+    for row in outcome["rows"]:
+        parts = ", ".join(f"{label} {n}" for label, n in row["parts"])
+        lines.append(f"  {row['name']}: {row['score']}" + (f"  ({parts})" if parts else ""))
+    if outcome.get("ends"):
+        lines.append(say("ended_by", lang, why=", ".join(outcome["ends"])))
+    if outcome.get("tie"):
+        lines.append(outcome["tie"])
+    if outcome.get("line"):
+        lines.append(outcome["line"])
+    lines.extend(outcome.get("ratings") or [])
+    return lines
+
+
+def picture(model: dict) -> str:
+    """The whole picture of one seat's view, as lines of text."""
+    lang = model["lang"]
+    lines = [f"═══ {model['title']} — {model['viewer_name']} — {model['status']['line']}"]
+    for area in model["areas"]:
+        lines.extend(area_lines(area, lang))
+    if model.get("outcome"):
+        lines.extend(outcome_lines(model["outcome"], lang))
+    return "\n".join(lines)

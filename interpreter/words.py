@@ -1,0 +1,123 @@
+"""The table's own words in every language it speaks: prompts, help, headings, narration phrases.
+
+Everything a person reads that a game definition does not label comes from here, so `--lang zh` shows no
+English word but the proper names a definition itself leaves unlabelled. `say(key, lang, **holes)` is
+the only way to read them; a key missing in one language falls back to English (and the test of the
+word lists fails: every key has both).
+"""
+from __future__ import annotations
+
+LANGS = ("en", "zh")
+
+WORDS: dict[str, dict[str, str]] = {
+    # people and places
+    "player": {"en": "Player {n}", "zh": "玩家{n}"},
+    "you": {"en": "you", "zh": "你"},
+    "your_area": {"en": "Your area — {who}", "zh": "你的区域 — {who}"},
+    "their_area": {"en": "{who}", "zh": "{who}"},
+    "shared": {"en": "On the table", "zh": "公共区域"},
+    "to_move": {"en": "{who} to decide", "zh": "轮到{who}决定"},
+    "game_over": {"en": "Game over", "zh": "游戏结束"},
+    "decision_no": {"en": "decision {n}", "zh": "第{n}个决定"},
+    "hidden": {"en": "hidden", "zh": "隐藏"},
+    "hidden_n": {"en": "{n} hidden", "zh": "{n}个(隐藏)"},
+    "empty": {"en": "empty", "zh": "空"},
+    "yes": {"en": "yes", "zh": "是"},
+    "no": {"en": "no", "zh": "否"},
+    "none": {"en": "-", "zh": "-"},
+    "legend": {"en": "Key", "zh": "图例"},
+    "on_space": {"en": "on {space}", "zh": "在{space}"},
+    "track": {"en": "track", "zh": "轨道"},
+    # outcome
+    "final_scores": {"en": "Final scores", "zh": "最终得分"},
+    "winner": {"en": "Winner: {who}", "zh": "获胜者：{who}"},
+    "winners": {"en": "Winners (shared): {who}", "zh": "共同获胜：{who}"},
+    "tie_broken": {"en": "Tie on {n} points, broken by: {keys}", "zh": "{n}分平手，以此决胜：{keys}"},
+    "ended_by": {"en": "The game ended: {why}", "zh": "游戏结束原因：{why}"},
+    "tie_broken": {"en": "Tie on {score} points, broken by: {keys}", "zh": "{score}分平局，按以下顺序决胜：{keys}"},
+    "rating": {"en": "Rating of {who}: {rating}", "zh": "{who}的评级：{rating}"},
+    "points": {"en": "{n} points", "zh": "{n}分"},
+    # play
+    "your_decision": {"en": "{who}, your decision — {step}", "zh": "{who}，请决定 — {step}"},
+    "prompt": {"en": "{who} [number, ? help]> ", "zh": "{who} [编号，?帮助]> "},
+    "bad_reply": {"en": "Please type one of the numbers shown (or ? for help).",
+                  "zh": "请输入列出的一个编号（或输入?查看帮助）。"},
+    "help": {"en": ("Type the number of a choice and press Enter. Numbers stay with their choice while "
+                    "you decide.\n"
+                    "  ?   this help\n"
+                    "  m   the picture and the menu again\n"
+                    "  u   undo: back to your previous decision\n"
+                    "  s   save the game to a file (resume it with --resume FILE)\n"
+                    "  q   quit the game"),
+             "zh": ("输入一个选项的编号并按回车。在你决定期间，编号不会改变。\n"
+                    "  ?   本帮助\n"
+                    "  m   重新显示局面和菜单\n"
+                    "  u   悔棋：回到你的上一个决定\n"
+                    "  s   把游戏保存到文件（用 --resume 文件 继续）\n"
+                    "  q   退出游戏")},
+    "undone": {"en": "Undone: back to your decision before {n} decision(s).",
+               "zh": "已悔棋：回到{n}个决定之前你的决定。"},
+    "nothing_to_undo": {"en": "Nothing to undo yet.", "zh": "还没有可以悔棋的决定。"},
+    "save_as": {"en": "Save to which file? ", "zh": "保存到哪个文件？ "},
+    "saved": {"en": "Saved to {path}; resume with: meeple play --resume {path}",
+              "zh": "已保存到{path}；继续游戏：meeple play --resume {path}"},
+    "not_saved": {"en": "Could not save: {why}", "zh": "无法保存：{why}"},
+    "abandoned": {"en": "Game abandoned after {n} decision(s).", "zh": "游戏在{n}个决定后中止。"},
+    "decisions": {"en": "{n} decisions.", "zh": "共{n}个决定。"},
+    "pass_to": {"en": "Pass the device to {who}", "zh": "请把设备交给{who}"},
+    "ready": {"en": "I am {who}: show my table", "zh": "我是{who}：显示我的桌面"},
+    "waiting": {"en": "Waiting for {who}…", "zh": "等待{who}……"},
+    "undo": {"en": "Undo", "zh": "悔棋"},
+    "setup_title": {"en": "Setting up", "zh": "游戏准备"},
+    "resumed": {"en": "Resumed after {n} decision(s).", "zh": "已从第{n}个决定之后继续。"},
+    "choices": {"en": "Choices", "zh": "选项"},
+    "log": {"en": "What happened", "zh": "经过"},
+    "step_through": {"en": "[Enter: next decision]", "zh": "[回车：下一个决定]"},
+    # narration
+    "gains": {"en": "{who}: {what} {old} → {new} (+{d})", "zh": "{who}：{what} {old} → {new}（+{d}）"},
+    "loses": {"en": "{who}: {what} {old} → {new} (−{d})", "zh": "{who}：{what} {old} → {new}（−{d}）"},
+    "changes": {"en": "{who}: {what} {old} → {new}", "zh": "{who}：{what} {old} → {new}"},
+    "arrives": {"en": "{who}: {what} + {items}", "zh": "{who}：{what} + {items}"},
+    "leaves": {"en": "{who}: {what} − {items}", "zh": "{who}：{what} − {items}"},
+    "score_now": {"en": "Scores now: {scores}", "zh": "当前得分：{scores}"},
+    "table_who": {"en": "Table", "zh": "公共"},
+    "acts": {"en": "{who}: {what}", "zh": "{who}：{what}"},
+    # web table
+    "lobby": {"en": "New game", "zh": "新游戏"},
+    "game": {"en": "Game", "zh": "游戏"},
+    "players": {"en": "Players", "zh": "玩家人数"},
+    "seed": {"en": "Seed", "zh": "随机种子"},
+    "seat": {"en": "Seat", "zh": "座位"},
+    "human": {"en": "person", "zh": "真人"},
+    "bot": {"en": "bot", "zh": "机器人"},
+    "variants": {"en": "Variants", "zh": "变体"},
+    "options": {"en": "Options", "zh": "选项"},
+    "hot_seat": {"en": "hot seat (one screen for every person)", "zh": "轮流使用同一屏幕"},
+    "start": {"en": "Start", "zh": "开始"},
+    "tables": {"en": "Tables", "zh": "牌桌"},
+    "replay": {"en": "Replay", "zh": "回放"},
+    "back": {"en": "back", "zh": "后退"},
+    "forward": {"en": "forward", "zh": "前进"},
+    "record": {"en": "Record", "zh": "记录"},
+    "verify": {"en": "Verify", "zh": "验证"},
+    "compare": {"en": "Compare", "zh": "比较"},
+    "language": {"en": "Language", "zh": "语言"},
+    "budget": {"en": "budget", "zh": "预算"},
+    "games_n": {"en": "Games", "zh": "局数"},
+}
+
+
+def say(key: str, lang: str = "en", **holes) -> str:
+    """The word or phrase `key` in `lang`, its {holes} filled."""
+    entry = WORDS[key]
+    template = entry.get(lang) or entry["en"]
+    return template.format(**holes) if holes else template
+
+
+def person(seat: int, lang: str = "en") -> str:
+    """A seat as people count it: seat 0 is Player 1."""
+    return say("player", lang, n=seat + 1)
+
+
+def yes_no(value: bool, lang: str = "en") -> str:
+    return say("yes" if value else "no", lang)

@@ -1,0 +1,169 @@
+"""The picture a person sees: built from a seat's view only, in English and Chinese, with boards as maps.
+
+Golden pictures (tests/golden_pictures/GAME-seatK.LANG.txt) fix what each shipped game looks like at
+every seat in one seeded position; `MEEPLE_REGEN_GOLDEN=1 pytest tests/test_presentation.py` writes
+them again after an intended change.
+"""
+import json
+import os
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from interpreter.game import load_game
+from interpreter.narration import narrate
+from interpreter.presentation import present
+from interpreter.resources import data_dir
+from interpreter.textview import picture
+from interpreter.words import WORDS
+
+GOLDEN = Path(__file__).parent / "golden_pictures"
+SHIPPED = sorted(p.name for p in Path(data_dir("gamedefs")).iterdir() if (p / "game.yaml").is_file())
+
+
+def position(name: str, decisions: int = 25, seed: int = 1):
+    """A seeded game of `name` at its smallest player count after `decisions` random choices."""
+    game = load_game(name)
+    players = min(game.player_counts)
+    state = game.new_game(players, seed=seed)
+    pick = random.Random(seed)
+    for _ in range(decisions):
+        if game.is_over(state):
+            break
+        state = game.apply(state, pick.choice(game.legal_actions(state, labels=False))["id"])
+    return game, state
+
+
+def check_golden(path: Path, text: str) -> None:
+    if os.environ.get("MEEPLE_REGEN_GOLDEN") == "1":
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(text + "\n", encoding="utf-8")
+        return
+    assert path.is_file(), f"no golden picture {path.name}: run MEEPLE_REGEN_GOLDEN=1 pytest {__file__}"
+    assert text + "\n" == path.read_text(encoding="utf-8"), f"{path.name} changed (regenerate if intended)"
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_golden_picture_of_every_seat(name):
+    game, state = position(name)
+    for seat in range(state.n):
+        check_golden(GOLDEN / f"{name}-seat{seat + 1}.en.txt", picture(present(game, game.view(state, seat), "en")))
+    check_golden(GOLDEN / f"{name}-seat1.zh.txt", picture(present(game, game.view(state, 0), "zh")))
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_the_model_is_a_function_of_the_view_alone(name):
+    game, state = position(name, decisions=15)
+    for seat in range(state.n):
+        view = game.view(state, seat)
+        model = present(game, json.loads(json.dumps(view)), "en")
+        assert model == present(game, view, "en")
+        assert json.loads(json.dumps(model)) == model          # plain data, ready for a browser
+        assert model["areas"][0]["kind"] == "own" and model["areas"][0]["seat"] == seat
+        assert model["viewer_name"] == f"Player {seat + 1}"    # seats from 1
+        assert [a["kind"] for a in model["areas"]].count("other") == state.n - 1
+
+
+def hide_more(game, state, seat):
+    """The same position with everything `seat` may not see changed: other players' private vars and
+    the order of hidden zones' pieces. A picture for `seat` must not change."""
+    d = game.to_json(state)
+    w = game.world
+    private = [n for n, v, _ in w.var_defs["player"] if v.get("visible") == "owner"]
+    for pl, row in enumerate(d["player_vars"]):
+        if pl != seat:
+            for name in private:
+                if type(row[name]) is int:
+                    row[name] += 7
+    for name, z in d["zones"].items():
+        if w.zone_visibility.get(("global", name)) in ("hidden", "owner"):
+            z.reverse()
+    for pl, zones in enumerate(d["player_zones"]):
+        for name, z in zones.items():
+            vis = w.zone_visibility.get(("player", name))
+            if vis == "hidden" or (vis == "owner" and pl != seat):
+                z.reverse()
+    return game.from_json(d)
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_what_a_seat_may_not_see_does_not_change_its_picture(name):
+    game, state = position(name, decisions=30)
+    for seat in range(state.n):
+        other = hide_more(game, state, seat)
+        assert game.to_json(other) != game.to_json(state)
+        for lang in ("en", "zh"):
+            assert picture(present(game, game.view(other, seat), lang)) == \
+                picture(present(game, game.view(state, seat), lang))
+
+
+def test_a_hex_board_is_drawn_as_a_map_with_what_lies_on_it():
+    game, state = position("castles_of_burgundy", decisions=0)
+    model = present(game, game.view(state, 0), "en")
+    estate = next(z for z in model["areas"][0]["zones"] if z["id"] == "estate")
+    rows = estate["board"]["rows"]
+    assert [len(r) for r in rows] == [4, 5, 6, 7, 6, 5, 4] and estate["board"]["stagger"] == "hex"
+    centre = rows[3][3]
+    assert centre["id"] == 19 and centre["content"] == "Castle" and centre["number"] == "6"
+    text = picture(model)
+    assert re.search(r"^\s+16\S+\s+17\S+\s+18\S+\s+19\S+\*", text, re.M)   # the middle row, 19 occupied
+    assert "Victory points (0–100)" in text                                 # a track of every player
+
+
+def test_a_definition_without_display_gets_a_default_picture():
+    game = load_game("examples/market_day")
+    state = game.new_game(3, seed=2)
+    model = present(game, game.view(state, 1), "zh")
+    assert model["areas"][0]["title"].startswith("你的区域")
+    assert all(a["counters"] or a["zones"] for a in model["areas"])
+    assert picture(model)
+
+
+def test_every_built_in_word_is_in_english_and_chinese():
+    for key, entry in WORDS.items():
+        assert set(entry) == {"en", "zh"}, key
+        assert not re.search(r"[A-Za-z]{2,}", re.sub(r"\{\w+\}|meeple play|--resume", "", entry["zh"])), key
+
+
+def test_narration_tells_what_changed_in_the_seats_view():
+    game = load_game("puerto_rico")
+    state = game.new_game(3, seed=1)
+    mayor = next(a for a in game.legal_actions(state) if a["label"]["en"].startswith("take the Mayor"))
+    before = present(game, game.view(state, 0), "en")
+    after = present(game, game.view(game.apply(state, mayor), 0), "en")
+    lines = narrate(before, after, "brief")
+    assert "On the table: Current role - → Mayor" in lines
+    assert any(re.match(r"Player \d: Colonists in San Juan 0 → \d \(\+\d\)", line) for line in lines)
+
+
+def test_narration_never_tells_another_seats_hidden_counters():
+    game = load_game("puerto_rico")
+    state = game.new_game(3, seed=5)
+    pick = random.Random(5)
+    for _ in range(120):
+        before = [present(game, game.view(state, k), "en") for k in range(3)]
+        state = game.apply(state, pick.choice(game.legal_actions(state)))
+        for k in range(3):
+            for line in narrate(before[k], present(game, game.view(state, k), "en"), "full"):
+                assert not re.search(r"Player (\d): VP (chips|noted)", line) or \
+                    line.startswith(f"Player {k + 1}:"), line
+        if game.is_over(state):
+            break
+
+
+def test_a_display_section_naming_what_does_not_exist_is_an_authors_error(tmp_path):
+    import shutil
+
+    from interpreter.problems import DefinitionError
+
+    shutil.copytree(Path(__file__).parent.parent / "examples" / "market_day", tmp_path / "g")
+    (tmp_path / "g" / "display.yaml").write_text(
+        "display:\n  player: [coinz]\n  zones:\n    nope: {as: row}\n  tracks:\n    vpp: {}\n", encoding="utf-8")
+    with pytest.raises(DefinitionError) as caught:
+        load_game(tmp_path / "g")
+    messages = [str(p) for p in caught.value.problems]
+    assert any("display.yaml:2:12: error: display.player: no player var or zone 'coinz'; did you mean 'coins'?"
+               in m for m in messages)
+    assert any("no zone 'nope'" in m for m in messages) and any("no player var 'vpp'" in m for m in messages)

@@ -1,0 +1,133 @@
+"""Playing at the terminal: the picture and a stable menu before each decision, undo, save and resume,
+records that replay alone, and a Chinese table with no English word."""
+import builtins
+import io
+import re
+import sys
+
+import pytest
+
+from interpreter import cli
+from interpreter.game import load_game
+from interpreter.record import read_record
+from interpreter.terminal import Numbering, Setup, TerminalTable
+
+
+class Person:
+    """Replies to the table like a person would: the lowest number of the menu last shown (0, pass, only
+    when it is the one choice), or the scripted replies first."""
+
+    def __init__(self, stream, script=()):
+        self.stream, self.script = stream, list(script)
+
+    def __call__(self, prompt=""):
+        self.stream.write(prompt)
+        if self.script:
+            return self.script.pop(0)
+        shown = self.stream.getvalue()
+        menu = shown[shown.rfind("\n", 0, shown.rfind(":\n  ")):]
+        numbers = sorted(int(n) for n in re.findall(r"^\s+(\d+)\) ", menu, re.M))
+        return str(next((n for n in numbers if n > 0), numbers[0]))
+
+
+def play_cli(monkeypatch, *argv, script=()):
+    stream = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", stream)
+    monkeypatch.setattr(builtins, "input", Person(stream, script))
+    code = cli.main(list(argv))
+    return code, stream.getvalue()
+
+
+def test_numbers_stay_with_their_choices_while_a_seat_decides():
+    n = Numbering()
+    first = n.assign(0, [{"id": "a", "step": "s"}, {"id": "b", "step": "s"}, {"id": "c", "step": "s"},
+                         {"id": "pass", "step": "s", "action": "pass"}])
+    assert first == {"a": 1, "b": 2, "c": 3, "pass": 0}
+    second = n.assign(0, [{"id": "a", "step": "s"}, {"id": "c", "step": "s"}, {"id": "d", "step": "s"}])
+    assert second == {"a": 1, "c": 3, "d": 4}                    # b is gone, nothing renumbered
+    assert n.assign(0, [{"id": "x", "step": "t"}]) == {"x": 1}   # a new step starts again
+
+
+def test_puerto_rico_in_chinese_shows_no_english_word(monkeypatch):
+    code, out = play_cli(monkeypatch, "play", "puerto_rico", "--players", "3", "--seat", "1=human",
+                         "--lang", "zh", "--seed", "3", "--narrate", "full")
+    assert code == 0
+    assert "最终得分" in out and "获胜者" in out and "请决定" in out
+    assert re.findall(r"[A-Za-z]{2,}", out) == []
+
+
+def test_the_picture_and_a_grouped_menu_come_before_each_decision(monkeypatch):
+    code, out = play_cli(monkeypatch, "play", "castles_of_burgundy", "-p", "2", "--seat", "1=human",
+                         "--seed", "2", script=["q"])
+    assert code == 0
+    assert "── Your area — Player 1" in out and "Estate (37):" in out
+    assert re.search(r"^  take the … from depot … with the …", out, re.M)      # a group of choices
+    assert re.search(r"^\s+1\) take the .+ from depot \d", out, re.M)
+
+
+def test_a_record_written_by_play_replays_with_the_file_alone(monkeypatch, tmp_path):
+    record = tmp_path / "game.yaml"
+    code, played = play_cli(monkeypatch, "play", "puerto_rico", "-p", "3", "-s", "4", "--seat", "2=human",
+                            "--record", str(record), "--quiet")
+    assert code == 0
+    rec = read_record(record)
+    game = load_game("puerto_rico")
+    assert rec["game"] == "puerto_rico" and rec["definition_hash"] == game.content_hash
+    assert rec["players"] == 3 and rec["seed"] == 4 and rec["seats"] == ["random", "human", "random"]
+    assert all("seconds" in a for a in rec["actions"] if a["seat"] == 2)
+    code, replayed = play_cli(monkeypatch, "replay", str(record))
+    assert code == 0
+    final = played[played.index("Final scores:"):]
+    assert final.split("\n")[:4] == replayed[replayed.index("Final scores:"):].split("\n")[:4]
+
+
+def test_undo_goes_back_to_the_seats_previous_decision(monkeypatch):
+    game = load_game("puerto_rico")
+    stream = io.StringIO()
+    setup = Setup(path="puerto_rico", players=3, seed=1, kinds=["human", "random", "random"], narrate="none")
+    table = TerminalTable(game, setup, out=lambda line: stream.write(line + "\n"),
+                          read=Person(stream, ["1", "1", "u", "q"]))
+    assert table.run() == 0
+    out = stream.getvalue()
+    assert "Undone: back to your decision" in out
+    mine = [a for a in table.record["actions"] if a["seat"] == 1]
+    assert len(mine) == 1                                  # the second decision was taken back
+
+
+def test_save_and_resume(monkeypatch, tmp_path):
+    saved = tmp_path / "saved.yaml"
+    code, out = play_cli(monkeypatch, "play", "puerto_rico", "-p", "3", "-s", "6", "--seat", "1=human",
+                         "--quiet", script=["1", "1", "s", str(saved), "q"])
+    assert code == 0 and f"Saved to {saved}" in out
+    kept = read_record(saved)["actions"]
+    code, out = play_cli(monkeypatch, "play", "--resume", str(saved), "--quiet")
+    assert code == 0 and f"Resumed after {len(kept)} decision(s)." in out and "Final scores:" in out
+
+
+def test_pace_waits_between_bot_decisions():
+    game = load_game("puerto_rico")
+    waits = []
+    setup = Setup(path="puerto_rico", players=3, seed=1, kinds=["random"] * 3, narrate="none", quiet=True,
+                  pace=0.25)
+    TerminalTable(game, setup, out=lambda line: None, sleep=waits.append).run()
+    assert waits and set(waits) == {0.25}
+
+
+def test_a_bad_record_is_reported_where_it_is_wrong(tmp_path, capsys):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("format: meeple-record/1\ngame: puerto_rico\nplayers: three\n", encoding="utf-8")
+    assert cli.main(["replay", str(bad)]) == 2
+    assert "lacks" in capsys.readouterr().err
+
+
+def test_simulate_saves_each_game_as_a_record_that_replays(tmp_path, capsys):
+    folder = tmp_path / "games"
+    assert cli.main(["simulate", "puerto_rico", "-p", "3", "-k", "2", "-s", "11", "-j", "1",
+                     "--save-games", str(folder)]) == 0
+    files = sorted(p.name for p in folder.iterdir())
+    assert files == ["puerto_rico-seed11.yaml", "puerto_rico-seed12.yaml"]
+    rec = read_record(folder / files[0])
+    assert rec["seed"] == 11 and rec["seats"] == ["random"] * 3 and rec["result"]["winners"]
+    capsys.readouterr()
+    assert cli.main(["replay", str(folder / files[0])]) == 0
+    assert "Final scores:" in capsys.readouterr().out

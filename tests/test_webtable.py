@@ -1,0 +1,145 @@
+"""The web table, through Flask's test client: a whole game played by clicking, hidden information kept
+from every other seat's browser, hot seat, records, replays, verify and compare pages."""
+import html
+import re
+
+import pytest
+
+pytest.importorskip("flask")
+
+from interpreter.game import load_game  # noqa: E402
+from interpreter.webtable import create_app  # noqa: E402
+from test_presentation import hide_more  # noqa: E402
+
+
+def start(client, game, players, seats, hot=False, lang="en", seed=3):
+    form = {"game": game, "players": str(players), "seed": str(seed), "lang": lang}
+    form.update({f"seat{i + 1}": k for i, k in enumerate(seats)})
+    if hot:
+        form["hot"] = "1"
+    r = client.post("/new", data=form)
+    assert r.status_code == 302
+    return r.headers["Location"]
+
+
+def seat_links(client, index):
+    page = client.get(index).get_data(as_text=True)
+    return re.findall(r'href="(/t/[^"]+/s/[^"]+)"', page)
+
+
+def choices(page):
+    return [int(n) for n in re.findall(r'name="number" value="(\d+)"', page)]
+
+
+def visible_labels(model):
+    """Every piece name a model shows."""
+    names = set()
+    for area in model["areas"]:
+        for z in area["zones"]:
+            names.update(i["name"] for i in z.get("items") or [])
+            for row in (z.get("board") or {}).get("rows", []):
+                names.update(c["content"] for c in row if c.get("content"))
+    return names
+
+
+def test_a_whole_game_by_clicks_sends_each_seat_nothing_its_view_hides():
+    app = create_app()
+    client = app.test_client()
+    index = start(client, "castles_of_burgundy", 2, ["human", "human"])
+    table = next(iter(app.config["TABLES"].values()))
+    links = seat_links(client, index)
+    assert len(links) == 2
+    sent = {0: [], 1: []}
+    seen = {0: set(), 1: set()}
+    hidden_types = set()
+    game = table.game
+    labels = game.world.type_labels
+    clicks = 0
+    while not table.over:
+        mover = table.to_move()
+        for seat, link in enumerate(links):
+            if seat == mover or clicks % 10 == 0:
+                sent[seat].append(client.get(link).get_data(as_text=True))
+            reply = client.get(link + "/json")
+            sent[seat].append(reply.get_data(as_text=True))
+            seen[seat] |= visible_labels(reply.get_json()["model"])
+            # Its own menu names what it may take: visible to it.
+            seen[seat] |= {m["label"] for m in reply.get_json()["menu"]}
+            if seat != mover:
+                assert reply.get_json()["menu"] == [], "only the seat to move gets a menu"
+        state = table.state
+        for name, z in game.to_json(state)["zones"].items():
+            if game.world.zone_visibility.get(("global", name)) == "hidden":
+                hidden_types.update(labels[state.types[x]]["en"] for x in z)
+        page = sent[mover][-2]
+        assert choices(page), "the seat to move gets its menu"
+        client.post(links[mover] + "/act", data={"number": str(choices(page)[0])})
+        clicks += 1
+    assert clicks > 50 and "Winner" in client.get(links[0]).get_data(as_text=True)
+    for seat in (0, 1):
+        shown = " ".join(seen[seat])
+        secrets = {t for t in hidden_types if len(t) > 5 and t not in shown}
+        assert secrets, "some tiles stay face down all game"
+        everything = "\n".join(sent[seat])
+        leaked = [t for t in secrets if html.escape(t) in everything or t in everything]
+        assert leaked == [], f"seat {seat + 1} was sent {leaked}"
+
+
+def test_a_seats_page_does_not_change_with_what_it_may_not_see():
+    app = create_app()
+    client = app.test_client()
+    start(client, "puerto_rico", 3, ["human", "human", "human"])
+    table = next(iter(app.config["TABLES"].values()))
+    for _ in range(12):  # into the game, so that VP chips and the face-down pile matter
+        seat = table.to_move()
+        table.act(seat, min(n for n in [m["number"] for m in table.menu(seat)] if n > 0) if
+                  any(m["number"] > 0 for m in table.menu(seat)) else 0)
+    real = table.state
+    for seat in range(3):
+        pages = []
+        for state in (real, hide_more(table.game, real, seat)):
+            table.state = state
+            page = table.page(seat)
+            pages.append({k: v for k, v in page.items() if k != "version"})
+        table.state = real
+        assert pages[0] == pages[1]
+
+
+def test_hot_seat_passes_the_screen_between_people():
+    client = create_app().test_client()
+    url = start(client, "castles_of_burgundy", 2, ["human", "human"], hot=True, lang="zh")
+    page = client.get(url).get_data(as_text=True)
+    assert "请把设备交给玩家" in page and not choices(page)      # nothing of a seat before it is there
+    client.get(url + "/show")
+    page = client.get(url).get_data(as_text=True)
+    assert choices(page) and "你的区域" in page and "<svg" in page
+
+
+def test_the_record_once_over_and_the_replay_viewer():
+    app = create_app()
+    client = app.test_client()
+    index = start(client, "puerto_rico", 3, ["human", "random", "random"], seed=5)
+    link = seat_links(client, index)[0]
+    table = next(iter(app.config["TABLES"].values()))
+    assert client.get(f"/t/{table.id}/record").status_code == 403     # the seed would tell the future
+    while not table.over:
+        page = client.get(link).get_data(as_text=True)
+        client.post(link + "/act", data={"number": str(choices(page)[0])})
+    record = client.get(f"/t/{table.id}/record").get_data(as_text=True)
+    assert "format: meeple-record/1" in record and table.game.content_hash in record
+    r = client.post("/replay", data={"text": record})
+    assert r.status_code == 302
+    first = client.get(r.headers["Location"]).get_data(as_text=True)
+    total = int(re.search(r"0/(\d+)", first).group(1))
+    last = client.get(r.headers["Location"].split("?")[0] + f"?step={total}&seat=2").get_data(as_text=True)
+    assert "Winner" in last and 'id="back"' in last
+    assert client.post("/replay", data={"text": "format: nonsense"}).status_code == 400
+
+
+def test_verify_and_compare_pages():
+    client = create_app().test_client()
+    page = client.get("/verify?game=puerto_rico&games=0&run=1").get_data(as_text=True)
+    assert 'id="report"' in page and "scenario" in page.lower()
+    variant = load_game("puerto_rico").origin[0] / "variants" / "two_players.yaml"
+    page = client.get(f"/compare?game=puerto_rico&variant={variant}&players=2&games=2&run=1").get_data(as_text=True)
+    assert 'id="report"' in page and "win rate" in page.lower()
