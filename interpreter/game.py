@@ -23,6 +23,9 @@ from .state import State, StateFormatError, from_json, map_index, to_json
 from .world import World, label_of
 
 
+MAX_ACTION_ID = 2_000  # characters: longer text is no action id (and did-you-mean on it would be slow)
+
+
 class IllegalAction(Exception):
     """An action that is not legal in the given state; the message says why."""
 
@@ -368,6 +371,9 @@ class Game:
             if aid is None:
                 name = action.get("action")
                 args = action.get("args") or {}
+                if type(name) is not str or type(args) is not dict or not all(type(k) is str for k in args):
+                    raise IllegalAction("an action object has an 'id' string, or an 'action' name with "
+                                        "'args' mapping parameter names to values")
                 for act, vals in menu:
                     if act.name == name and {p[0]: v for p, v in zip(act.params, vals)} == args:
                         return act, vals
@@ -376,6 +382,9 @@ class Game:
             aid = action
         else:
             raise IllegalAction(f"an action is a dict from legal_actions or its id, not {type(action).__name__}")
+        if type(aid) is not str or len(aid) > MAX_ACTION_ID:
+            raise IllegalAction(f"an action id is a string of at most {MAX_ACTION_ID} characters, "
+                                f"not {type(aid).__name__}" + (f" of {len(aid)}" if isinstance(aid, str) else ""))
         if s.ids is not None:
             entry = s.ids.get(aid)
             if entry is not None:

@@ -64,19 +64,19 @@ def _step(node, element):
     if isinstance(node, dict):
         if element in node:
             return element
-        if element.lstrip("-").isdigit() and int(element) in node:
+        if element.lstrip("-").isascii() and element.lstrip("-").isdigit() and int(element) in node:
             return int(element)
         for k in node:
             if isinstance(k, str) and "(" in k and k.split("(", 1)[0].strip() == element.split("(", 1)[0].strip():
                 return k
         return None
-    if isinstance(node, list) and element.isdigit() and int(element) < len(node):
+    if isinstance(node, list) and element.isascii() and element.isdigit() and int(element) < len(node):
         return int(element)
     return None
 
 
 def _new_key(node, element):
-    return int(element) if isinstance(node, dict) and element.isdigit() and all(
+    return int(element) if isinstance(node, dict) and element.isascii() and element.isdigit() and all(
         isinstance(k, int) for k in node) and node else element
 
 
@@ -100,6 +100,7 @@ def apply_overlays(d, files):
                                       doc.where(("overlay", "base"))))
             continue
         d.overlays.append(doc)
+        d.problems.extend(scenario_files(doc)[1])
         for path_text, value in _mapping(doc.data.get("set")).items():
             _set(d, doc, path_text, value, adding=False)
         for path_text, value in _mapping(doc.data.get("add")).items():
@@ -109,6 +110,39 @@ def apply_overlays(d, files):
             _remove(d, doc, path_text, i)
     if d.overlays:
         _check_merged(d)
+
+
+def scenario_files(doc) -> tuple[list[Path], list[Problem]]:
+    """The scenario files an overlay's `scenarios` names, and the problems of its entries. Each entry is
+    a path relative to the overlay's folder that stays inside it (no `..` out, no absolute path, no link
+    out), naming a regular `.yaml` file or a folder of them."""
+    head = doc.data.get("overlay") if isinstance(doc.data, dict) else None
+    entries = head.get("scenarios") if isinstance(head, dict) else None
+    files, problems = [], []
+    if not isinstance(entries, list):
+        return files, problems
+    base = Path(doc.file).parent.resolve()
+
+    def inside(p: Path) -> bool:
+        try:
+            return p.resolve().is_relative_to(base)
+        except (OSError, RuntimeError):
+            return False
+    for i, entry in enumerate(entries):
+        if not isinstance(entry, str):
+            continue  # the schema reports it
+        where = doc.where(("overlay", "scenarios", i))
+        p = base / entry
+        if Path(entry).is_absolute() or not inside(p):
+            problems.append(Problem(f"scenario path '{entry}' leaves the overlay's folder", where,
+                                    "name a file or folder beside the overlay, e.g. scenarios/"))
+        elif p.is_dir():
+            files.extend(f for f in sorted(p.glob("*.yaml")) if inside(f) and f.is_file())
+        elif p.is_file() and p.suffix == ".yaml":
+            files.append(p)
+        else:
+            problems.append(Problem(f"scenario path '{entry}' is not a .yaml file or a folder", where))
+    return files, problems
 
 
 def _mapping(v):

@@ -378,7 +378,7 @@ class Runner:
             return True
         if isinstance(actual, int) and 0 <= actual < len(s.types) and s.types[actual] == wanted:
             return True
-        if wanted.startswith("p") and wanted[1:].isdigit() and actual == int(wanted[1:]) - 1:
+        if wanted.startswith("p") and wanted[1:].isascii() and wanted[1:].isdigit() and actual == int(wanted[1:]) - 1:
             return True
         return False
 
