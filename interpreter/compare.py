@@ -23,7 +23,7 @@ import math
 import statistics
 from typing import Callable, Sequence
 
-from .simulate import MAX_DECISIONS, play_game
+from .simulate import MAX_DECISIONS, as_game, play_game
 
 Z95 = 1.959963984540054
 NO_TRIGGER = "(flow ended)"
@@ -148,7 +148,10 @@ def delta(base: dict, variant: dict) -> dict:
 def compare(base, variant, players: int, games: int, seed: int = 1, bot: str | Sequence[str] = "random",
             options: dict | None = None, max_decisions: int = MAX_DECISIONS,
             progress: Callable[[], None] | None = None) -> dict:
-    """Play both games on the same seeds with the same bots; return both sides' figures and the change."""
+    """Play both games on the same seeds with the same bots; return both sides' figures and the change.
+    `base` and `variant` are loaded games or names (see simulate.as_game); each side's "seat" is numbered
+    from 1, as the command line prints it (lists such as "score_mean" are indexed from 0)."""
+    base, variant = as_game(base), as_game(variant)
     sides = {}
     for name, game in (("base", base), ("variant", variant)):
         records = play_side(game, players, games, seed, bot, options, max_decisions, progress)

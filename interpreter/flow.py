@@ -11,11 +11,13 @@ Effects may `emit` events; after each effect, the hooks listening to those event
 from __future__ import annotations
 
 from .compiler import RuleError, Scope, Unit
+from .limits import MAX_EVENTS, MAX_FLOW_DEPTH
 from .world import label_of
 
 SEQ, EFFECT, STEP, CALL, IF, REPEAT, EACH = range(7)
 DEFAULT_MAX = 1000
 ADVANCE_GUARD = 200_000
+_events = 0  # events emitted since the decision began (one process plays one decision at a time)
 
 
 class Node:
@@ -175,7 +177,7 @@ class FlowCompiler:
             child = self.node(body, ("phases", name, "flow"), None)
             holder.children = (child,) if child is not None else ()
         root = self.node(d["flow"], ("flow",), None) if d["flow"] is not None else None
-        if root is None and d["flow"] is None:
+        if root is None and d["flow"] is None and d.docs:  # no file loaded: its own error says why
             w.error("the game has no flow", ("game",), "add a top-level 'flow:' section")
         self.root = root
         for hid, h in d["hooks"].items():
@@ -394,13 +396,27 @@ class FlowCompiler:
 
 # ---------------------------------------------------------------- running
 def push(s, node_id, player, event):
+    if len(s.flow) >= MAX_FLOW_DEPTH:  # a hook or call that re-enters itself: the stack would grow forever
+        raise RuleError(f"the flow is nested more than {MAX_FLOW_DEPTH} deep (a hook or call that re-enters "
+                        "itself?): the flow-depth limit")
     s.flow.append([node_id, player, event, 0, None, 0, 0])
+
+
+def new_decision():
+    """A decision (or the setup) begins: the events it causes are counted from 0 against MAX_EVENTS."""
+    global _events
+    _events = 0
 
 
 def fire_events(game, s):
     """Push the flows of the hooks that listen to the events emitted by the effect that just ran."""
+    global _events
     while s.ev:
         events, s.ev = s.ev, []
+        _events += len(events)
+        if _events > MAX_EVENTS:
+            raise RuleError(f"more than {MAX_EVENTS} events while taking one decision (a hook that emits its "
+                            "own event?): the event limit")
         frames = []
         for name, args in events:
             for hid, (cf, cn), (pf, pn), body in game.hooks.get(name, ()):

@@ -15,8 +15,11 @@ from pathlib import Path
 
 from . import rng
 from .compiler import NOCONST, RuleError, Scope, Unit
-from .flow import FlowCompiler, advance, mark_acted, push, run_effect, fire_events
+from .flow import FlowCompiler, advance, fire_events, mark_acted, new_decision, push, run_effect
 from .model import load_definition
+from .consistency import state_problem
+from .limits import piece_count_problems, recursion_room
+from .static_checks import same_value
 from .problems import DefinitionError, InputError, Problem, did_you_mean, sort_problems
 from .resources import data_dir
 from .state import State, StateFormatError, from_json, map_index, to_json
@@ -71,7 +74,8 @@ class Game:
     def __init__(self, definition):
         problems: list[Problem] = list(getattr(definition, "problems", []))
         try:
-            self._compile(definition, problems)
+            with recursion_room():
+                self._compile(definition, problems)
         except DefinitionError:
             raise
         except Exception as ex:  # bad input must never end in a traceback: report what we know
@@ -112,6 +116,7 @@ class Game:
         self._compile_scoring()
         # What the rules themselves read and write (scenarios compiled later must not count).
         self.static_reads = frozenset(w.reads)
+        w.compiler.loaded()
         self.static_writes = frozenset(w.writes)
 
     # ------------------------------------------------------------ compile
@@ -180,6 +185,8 @@ class Game:
             else:
                 w.error(f"unknown zone '{zone}'", path + ("zone",),
                         did_you_mean(str(zone), list(w.gzones) + list(w.pzones)))
+        for message, tname in piece_count_problems(self.piece_plan, w.player_counts):
+            w.error(message, ("components", w.types[tname], "types", tname, "count"))
         self.field_init = []
         for fname, classes, fdef, is_map in w.field_defs:
             if is_map:
@@ -222,7 +229,7 @@ class Game:
             if k not in self.options:
                 raise GameSetupError(f"unknown option '{k}'" + (f"; {h}" if (h := did_you_mean(k, self.options)) else ""))
             allowed = self.options[k].get("values")
-            if allowed is not None and v not in allowed:
+            if allowed is not None and not any(same_value(v, a) for a in allowed):
                 raise GameSetupError(f"option {k} must be one of {allowed}, not {v!r}")
             opts[k] = v
         w = self.world
@@ -238,6 +245,7 @@ class Game:
         s.pcache = None
         s.ev = []
         s.budget = 0
+        new_decision()
         s.flow = []
         s.g = [None] * len(lay.gvars)
         s.p = [[None] * len(lay.pvars) for _ in range(players)]
@@ -421,6 +429,7 @@ class Game:
 
         Raises IllegalAction, with the reason, for anything that is not a legal decision now."""
         act, vals = self._find(s, action)
+        new_decision()
         t = s.copy(self.layout)
         fr = t.flow.pop()
         player, event = fr[1], fr[2]
@@ -456,6 +465,7 @@ class Game:
     # ------------------------------------------------------------ scores
     def score_breakdown(self, s: State) -> list[dict]:
         out = []
+        s.budget = 0  # the loop budget counts per reading of the scores
         for pl in range(s.n):
             row = {}
             for iid, lab, f, n in self.score_items:
@@ -507,6 +517,7 @@ class Game:
                 raise DefinitionError([Problem(f"{text!r}: {ex.message}", None, getattr(ex, "hint", None))]) from None
             hit = cache[key] = (x.f, u.n)
         f, n = hit
+        s.budget = 0
         try:
             return f(s, [player, None] + [None] * (n - 2))
         except (TypeError, KeyError, IndexError, AttributeError, ValueError) as ex:
@@ -521,7 +532,7 @@ class Game:
         s = from_json(d, self.layout, self.id)
         if s.n not in self.player_counts:
             raise StateFormatError(f"{s.n} players is not a supported count")
-        problem = self._inconsistency(s)
+        problem = self._inconsistency(s) or state_problem(self, s)
         if problem:
             raise StateFormatError(f"not a state of {self.id}: {problem}")
         return s

@@ -77,7 +77,7 @@ class Document:
     also be the text of a key (`"3"` for the int key `3`), as JSON tools report it.
     """
 
-    __slots__ = ("data", "file", "text", "_positions", "_line_starts", "_offsets", "problems")
+    __slots__ = ("data", "file", "text", "_positions", "_line_starts", "_offsets", "_value_lines", "problems")
 
     def __init__(self, data: Any, file: str, text: str, positions: dict[Path, _Pos]):
         self.problems: list[Problem] = []  # recoverable problems, kept only by lenient loading
@@ -87,6 +87,7 @@ class Document:
         self._positions = positions
         self._line_starts: list[int] | None = None
         self._offsets: dict[Path, list[int] | None] = {}
+        self._value_lines: dict[Path, list[int]] = {}
 
     def __repr__(self) -> str:
         return f"Document({self.file!r})"
@@ -152,11 +153,13 @@ class Document:
         offsets = self._offsets[real]
         if offsets is None:
             return self.where(path)
-        lines = node.value.split("\n")
-        line = min(max(line, 1), len(lines))
-        col = min(max(col, 1), len(lines[line - 1]) + 1)
-        offset = sum(len(text) + 1 for text in lines[: line - 1]) + col - 1
-        return self._location_of_index(offsets[offset])
+        starts = self._value_lines.get(real)
+        if starts is None:  # where each line of the value starts: locating many statements stays linear
+            starts = self._value_lines[real] = [0] + [i + 1 for i, c in enumerate(node.value) if c == "\n"]
+        line = min(max(line, 1), len(starts))
+        end = starts[line] - 1 if line < len(starts) else len(node.value)
+        col = min(max(col, 1), end - starts[line - 1] + 1)
+        return self._location_of_index(offsets[starts[line - 1] + col - 1])
 
     def _row(self, index: int) -> int:
         if self._line_starts is None:

@@ -225,6 +225,8 @@ def _remove(d, doc, path_text, i):
         return
     parent, real, last = hit
     key = _step(parent, last)
+    if not real:  # a whole section: the schema names the mistake; removing it would leave no section at all
+        return
     if key is None:
         d.problems.append(Problem(f"'{path_text}' does not exist in the base game", doc.where(op_path),
                                   did_you_mean(last, [str(k) for k in parent]) if isinstance(parent, dict) else None))

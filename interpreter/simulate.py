@@ -3,6 +3,9 @@
     record = play_game(game, players=4, seed=1, bots="random")
     summary = simulate(game, players=4, games=100, seed=1, bot="greedy")
 
+`game` is a loaded game or a game's name or directory (loaded once). Seats are 0-based indices here, as in
+the Game API (`winners`, lists per seat); what people read numbers them from 1 (seat index 0 is "Player 1").
+
 Game `i` of a simulation is seeded `seed + i`; the bot at each seat is seeded from the game's seed and
 the seat, so any single game of a simulation can be played again alone with `play_game`.
 """
@@ -21,6 +24,17 @@ MAX_DECISIONS = 100_000  # a game still running after this many decisions counts
 
 class GameTooLong(Exception):
     """A game did not end within its decision limit."""
+
+
+def as_game(game):
+    """A loaded game from a game (returned as it is), a name under gamedefs/ or a directory; TypeError with
+    a message for anything else (a DefinitionError propagates for a game that does not load)."""
+    if isinstance(game, (str, bytes)) or hasattr(game, "__fspath__"):
+        from .game import load_game
+        return load_game(game.decode() if isinstance(game, bytes) else game)
+    if hasattr(game, "new_game"):
+        return game
+    raise TypeError(f"expected a game (from load_game) or a game's name or directory, not {type(game).__name__}")
 
 
 def seat_bots(bots: str | Sequence[str | Bot], players: int, seed: Any) -> list[Bot]:
@@ -83,6 +97,7 @@ def play_game(
     if given, is called with {"seat", "action", "log": [messages produced by the action]} after each
     decision. Raises GameTooLong past `max_decisions`; errors of the engine propagate.
     """
+    game = as_game(game)
     seat_bot = seat_bots(bots, players, seed)
     state = new_game(game, players, seed, options, log)
     legal_actions = action_lister(game)
@@ -137,6 +152,7 @@ def simulate(
     that list). A game that raises (or runs past `max_decisions`) is listed under "errors" with its seed and left
     out of every other figure. `progress(i, record_or_None)` is called after each game.
     """
+    game = as_game(game)  # once, before the games: a wrong argument is one error, not one per game
     started = time.perf_counter()
     decisions: list[int] = []
     scores: list[list[int]] = [[] for _ in range(players)]
