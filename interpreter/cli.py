@@ -564,6 +564,8 @@ def cmd_replay(args) -> int:
     game = load(args.game, variant=args.variant)
     players = check_players(game, args.players)
     options = parse_options(game, args.option)
+    if args.seed is None:
+        raise UsageError("--seed S: give the seed of the recorded game (play prints it)")
     actions = read_actions(args.actions)
     lang = args.lang
     setup_log: list = []
@@ -860,7 +862,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "(action ids one per line, # comments allowed, or a JSON list of ids or action "
                     "objects), narrate them and show the final or current state. An illegal action is "
                     "reported with its 1-based index and the reason; exit 1.")
-    game_args(p, None, "the game's seed")
+    game_args(p, None, "the recorded game's seed (required)")
     p.add_argument("--actions", "-a", required=True, metavar="FILE", help="the actions to apply")
     p.add_argument("--lang", choices=("en", "zh"), default="en", help="language of labels and narration")
     p.add_argument("--json", action="store_true", help="print the resulting state (and outcome) as JSON")

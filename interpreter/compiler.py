@@ -491,6 +491,8 @@ class Compiler:
         if b.t == "zone":
             src = f"(s.loc[{self.src(a)}] == ({self.src(b)}))"
         elif b.t.startswith("list:") or b.t == "any":
+            if b.t.startswith("list:"):
+                self.check_comparable(a, X(None, b.t[5:]), n)
             src = f"(({self.src(a)}) in ({self.src(b)}))"
         else:
             raise CompileError(f"'in' needs a zone or a list, got a {b.t}", n.children[1])

@@ -42,7 +42,7 @@ class Action:
     """One action of a step: parameters with their domains, a condition, an effect and a label."""
 
     __slots__ = ("name", "step", "params", "cond", "effect", "nslots", "label", "is_pass", "cond_text",
-                 "path", "sig_cols", "piece_params", "idfmt", "pnames")
+                 "path", "sig_cols", "piece_params", "idfmt", "pnames", "ptypes")
 
 
 class Step:
@@ -296,6 +296,7 @@ class FlowCompiler:
             p.name, p.step, p.params, p.cond, p.effect, p.nslots = "pass", sid, [], None, None, 2
             p.label = {"en": [("pass", None, None)], "zh": [("放弃", None, None)]}
             p.is_pass, p.cond_text, p.path, p.sig_cols, p.piece_params = True, None, path, {}, []
+            p.ptypes = ()
             p.idfmt, p.pnames = "pass", ()
             st.pass_action = p
         return st
@@ -311,6 +312,7 @@ class FlowCompiler:
         sc = Scope(u)
         a.params = []
         a.piece_params = []
+        ptypes = []
         for pname, dom in (raw.get("choose") or {}).items():
             distinct = False
             if isinstance(dom, dict):
@@ -332,7 +334,9 @@ class FlowCompiler:
                 zf = dom_f
                 dom_f = (lambda zf: lambda s, e: s.zones[zf(s, e)])(zf)
             a.params.append((str(pname), slot, dom_f, distinct))
+            ptypes.append(et)
         a.pnames = tuple(p[0] for p in a.params)
+        a.ptypes = tuple(ptypes)  # each parameter's value type, for checking scenarios
         # "load(k=%s,s=%s)" % values: the action's id, made without building anything else
         a.idfmt = (a.name.replace("%", "%%") + "(" + ",".join(f"{p}=%s" for p in a.pnames) + ")"
                    if a.params else a.name.replace("%", "%%"))

@@ -19,7 +19,7 @@ from .flow import FlowCompiler, advance, fire_events, mark_acted, new_decision, 
 from .model import load_definition
 from .consistency import state_problem
 from .limits import piece_count_problems, recursion_room
-from .static_checks import same_value
+from .static_checks import check_uncalled_defs, same_value
 from .problems import DefinitionError, InputError, Problem, did_you_mean, sort_problems
 from .resources import data_dir
 from .state import State, StateFormatError, from_json, map_index, to_json
@@ -115,6 +115,7 @@ class Game:
         self.setup_n = su.n
         self._compile_scoring()
         # What the rules themselves read and write (scenarios compiled later must not count).
+        check_uncalled_defs(w)
         self.static_reads = frozenset(w.reads)
         w.compiler.loaded()
         self.static_writes = frozenset(w.writes)
@@ -222,6 +223,8 @@ class Game:
     # ------------------------------------------------------------ new game
     def new_game(self, players: int, seed: int = 0, options: dict | None = None, log: list | None = None) -> State:
         """A new game at its first decision (`log`, if given, receives the narration up to it)."""
+        if type(seed) is not int:
+            raise GameSetupError(f"a seed is a whole number, not {seed!r:.40}")
         if players not in self.player_counts:
             raise GameSetupError(f"{self.id} is for {', '.join(map(str, self.player_counts))} players, not {players}")
         opts = {k: v.get("default") for k, v in self.options.items()}

@@ -22,7 +22,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .loader import Document, load_yaml
-from .problems import DefinitionError, Problem, close_matches, did_you_mean
+from .problems import DefinitionError, Location, Problem, close_matches, did_you_mean
 
 OPS = ("set", "add", "remove")
 
@@ -89,7 +89,11 @@ def apply_overlays(d, files):
             d.problems.extend(ex.problems)
             continue
         d.problems.extend(problems)
-        if not isinstance(doc.data, dict):
+        if not isinstance(doc.data, dict) or "overlay" not in doc.data:
+            if not problems:  # an empty file, or one without its header: never silently nothing
+                d.problems.append(Problem("an overlay starts with `overlay: {base: GAME}` and changes something "
+                                          "with set, add or remove", doc.where(()) if doc.data is not None
+                                          else Location(doc.file, 1, 1)))
             continue
         # A mistake in the header does not hide the others: every path is still checked.
         head = doc.data.get("overlay") if isinstance(doc.data.get("overlay"), dict) else {}
@@ -199,6 +203,14 @@ def _set(d, doc, path_text, value, adding):
                                       else None))
             return
     if key is None:
+        if isinstance(parent, list):  # only add into a list here; a list grows only at its end: `add` to path.N
+            if not (last.isascii() and last.isdigit() and int(last) == len(parent)):
+                d.problems.append(Problem(f"'{path_text}': a list takes a new item at its end, index {len(parent)}",
+                                          doc.key_where(op_path)))
+                return
+            parent.append(value)
+            d._origin[real + (len(parent) - 1,)] = (doc, op_path)
+            return
         key = _new_key(parent, last)
     if isinstance(parent, list):
         parent[key] = value
@@ -232,6 +244,8 @@ def _remove(d, doc, path_text, i):
                                   did_you_mean(last, [str(k) for k in parent]) if isinstance(parent, dict) else None))
         return
     del parent[key]
+    # What the removed entry leaves missing is the overlay's doing: locate it at the removal.
+    d._origin[real + (key,)] = (doc, op_path)
 
 
 class _MergedView:

@@ -16,7 +16,8 @@ def same_value(a, b) -> bool:
 
 
 def _type_name(v) -> str:
-    return {bool: "true/false", int: "a number", str: "text", type(None): "none"}.get(type(v), type(v).__name__)
+    return {bool: "true/false", int: "a number", str: "text", type(None): "none", list: "a list",
+            dict: "a mapping"}.get(type(v), type(v).__name__)
 
 
 def option_problems(options: dict) -> list[tuple[str, tuple, str | None]]:
@@ -61,7 +62,7 @@ def table_problems(tables: dict) -> list[tuple[str, tuple]]:
         scalars = []
         for k, x in items:
             x, p = _unwrap(x, path + (k,))
-            if isinstance(x, (bool, int, str)):
+            if x is not None:
                 scalars.append((p, x))
         types = [type(x) for _, x in scalars]
         if len(set(types)) < 2:
@@ -72,3 +73,34 @@ def table_problems(tables: dict) -> list[tuple[str, tuple]]:
                 out.append((f"table {name}: {x!r} is {_type_name(x)}, but its other entries are "
                             f"{_type_name(usual())}", p))
     return out
+
+
+def check_uncalled_defs(world) -> None:
+    """Compile each def that no rule calls, its parameters of any type, so that a mistake in it (an unknown
+    name, a wrong function) is reported now rather than when a later change first calls it. The result is
+    thrown away; problems go to the world's list, located in the def's body."""
+    from .compiler import CompileError, Scope, Unit
+    called = {n for kind, n in world.reads if kind == "def"}
+    reads, writes = set(world.reads), set(world.writes)  # what the rules use is not changed by checking
+    keys = {str(k).split("(", 1)[0].strip(): k for k in world.d["defs"]}
+    for name, (params, tree, _where) in list(world.defs.items()):
+        if name in called or name not in keys:
+            continue
+        unit = Unit(player=True)
+        scope = Scope(unit)
+        for p in params:
+            scope.bind(p, "any")
+        world.compiler.def_stack.append(name)
+        try:
+            world.compiler.expr(tree, scope)
+        except CompileError as ex:
+            world.error(f"in def '{name}' (called by no rule): {ex.message}", ("defs", keys[name]), ex.hint,
+                        line=ex.line, col=ex.col)
+        except (RecursionError, SyntaxError):
+            world.error(f"def '{name}' is too deep to compile: the nesting limit", ("defs", keys[name]))
+        finally:
+            world.compiler.def_stack.pop()
+    world.reads.clear()
+    world.reads.update(reads)
+    world.writes.clear()
+    world.writes.update(writes)

@@ -61,7 +61,9 @@ def parse_json(text: str, file: str, max_depth: int = MAX_JSON_DEPTH, max_int_di
 
     def integer(s: str) -> int:
         if len(s.lstrip("-")) > max_int_digits:
-            raise ValueError(f"an integer of {len(s)} digits (at most {max_int_digits})")
+            at = text.find(s)
+            raise _fail(file, f"invalid JSON: an integer of {len(s)} digits (at most {max_int_digits})",
+                        *_line_col(text, max(at, 0)))
         return int(s)
 
     def constant(s: str):

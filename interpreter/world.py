@@ -60,7 +60,7 @@ class World:
         self.player_counts = [n for n in counts if type(n) is int] if isinstance(counts, list) else []
         self.counts_known = bool(self.player_counts)
         if not self.counts_known and counts is None and isinstance(d["game"], dict) and d.docs:
-            self.error("the game does not say how many players it takes", ("game",),
+            self.error("the game does not say how many players it takes", ("game", "players"),
                        "add players: [2, 3, 4] (every supported count) under game:")
         self.player_counts = self.player_counts or [2]
         self.options = {k: (v if isinstance(v, dict) else {"default": v}) for k, v in d["options"].items()}
@@ -116,7 +116,11 @@ class World:
         for name, raw in self.d["tables"].items():
             v = unwrap(raw)
             by_players = isinstance(v, dict) and set(v) == {"by_players"}
-            if by_players:
+            if by_players and not (isinstance(v["by_players"], dict) and all(type(k) is int for k in v["by_players"])):
+                self.error(f"table '{name}': by_players maps each player count (a number) to a value",
+                           ("tables", name))
+                v, by_players = {}, True
+            elif by_players:
                 v = {int(k): unwrap(x) for k, x in v["by_players"].items()}
                 missing = [n for n in self.player_counts if n not in v] if self.counts_known else []
                 if missing:
@@ -137,6 +141,9 @@ class World:
         if isinstance(v, int):
             return lambda n, v=v: v
         if isinstance(v, dict) and "by_players" in v:
+            if not (isinstance(v["by_players"], dict) and all(type(k) is int for k in v["by_players"])):
+                self.error("by_players maps each player count (a number) to a count", path)
+                return lambda n: 0
             tab = {int(k): unwrap(x) for k, x in v["by_players"].items()}
             missing = [n for n in self.player_counts if n not in tab] if self.counts_known else []
             if missing:
