@@ -42,11 +42,11 @@ class Action:
     """One action of a step: parameters with their domains, a condition, an effect and a label."""
 
     __slots__ = ("name", "step", "params", "cond", "effect", "nslots", "label", "is_pass", "cond_text",
-                 "path", "sig_cols", "piece_params", "idfmt", "pnames", "ptypes")
+                 "path", "sig_cols", "piece_params", "idfmt", "pnames", "ptypes", "loc")
 
 
 class Step:
-    __slots__ = ("id", "label", "actions", "cond", "cond_n", "optional", "pass_action", "path")
+    __slots__ = ("id", "label", "actions", "cond", "cond_n", "optional", "pass_action", "path", "loc")
 
     def menu(self, s, player, event):
         """Every legal (action, values) for `player` now."""
@@ -101,9 +101,9 @@ class Step:
 
 
 def _where(step, act):
-    if act is None:
-        return f"step {step.id} (its if)"
-    return f"step {step.id}, action {act.name}"
+    where = step.loc if act is None else act.loc
+    what = f"step {step.id} (its if)" if act is None else f"step {step.id}, action {act.name}"
+    return f"{where}: {what}" if where else what
 
 
 def _signature(s, x, cols):
@@ -281,6 +281,7 @@ class FlowCompiler:
         st = Step()
         st.id = sid
         st.path = path
+        st.loc = self._loc(path + ("if",))  # where a failing condition is reported
         st.label = label_of(raw, sid)
         st.optional = bool(raw.get("optional", False))
         self.steps[key] = st
@@ -297,14 +298,20 @@ class FlowCompiler:
             p.label = {"en": [("pass", None, None)], "zh": [("放弃", None, None)]}
             p.is_pass, p.cond_text, p.path, p.sig_cols, p.piece_params = True, None, path, {}, []
             p.ptypes = ()
+            p.loc = st.loc
             p.idfmt, p.pnames = "pass", ()
             st.pass_action = p
         return st
+
+    def _loc(self, path) -> str | None:
+        loc = self.w.d.where(path)
+        return str(loc) if loc is not None and loc.line > 0 else None
 
     def action(self, sid, aid, raw, event, path):
         w = self.w
         a = Action()
         a.name, a.step, a.path = str(aid), sid, path
+        a.loc = self._loc(path + ("if",))
         a.is_pass = bool(raw.get("pass", False))
         a.sig_cols = w.sig_cols
         u = self.unit(event)
@@ -449,12 +456,22 @@ def advance(game, s, log=None):
     """Run the flow until a decision (s.menu is set) or the end (empty stack)."""
     try:
         _advance(game, s, log)
-    except RuleError:
+    except RuleError as ex:
+        if ex.where is None and s.flow:  # a limit (flow depth, events, loop steps): where the flow was
+            raise RuleError(ex.message, _located(game, s)) from None
         raise
     except (TypeError, KeyError, IndexError, AttributeError, ValueError) as ex:
-        node = game.nodes[s.flow[-1][0]] if s.flow else None
-        where = ".".join(map(str, node.path)) if node is not None else None
-        raise RuleError(f"a flow condition failed ({type(ex).__name__}: {ex})", where) from None
+        raise RuleError(f"a flow condition failed ({type(ex).__name__}: {ex})", _located(game, s)) from None
+
+
+def _located(game, s) -> str | None:
+    """The file:line:col of the flow node on top of the stack (its path when the file is unknown)."""
+    node = game.nodes[s.flow[-1][0]] if s.flow else None
+    if node is None:
+        return None
+    definition = getattr(game, "definition", None)
+    loc = definition.where(tuple(node.path)) if definition is not None else None
+    return str(loc) if loc is not None else ".".join(map(str, node.path))
 
 
 def _advance(game, s, log):

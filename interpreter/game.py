@@ -507,6 +507,8 @@ class Game:
     def evaluate(self, s: State, text: str, player: int | None = None):
         """The value of a DSL expression in state `s` (with `player` bound if given): for tools, tests
         and the curious. Compiled once per text; mistakes raise DefinitionError, failures RuleError."""
+        if player is not None and not (type(player) is int and 0 <= player < s.n):
+            raise ValueError(f"player {player!r}: seats are 0 to {s.n - 1}")  # -1 would wrap to the last seat
         key = (text, player is not None)
         cache = self.__dict__.setdefault("_evaluated", {})
         hit = cache.get(key)
@@ -596,6 +598,8 @@ class Game:
     def view(self, s: State, player: int) -> dict:
         """What `player` may see: hidden zones show only their size, others' private vars are hidden, and
         the random generator's state is withheld (it would tell the future)."""
+        if not (type(player) is int and 0 <= player < s.n):
+            raise ValueError(f"player {player!r}: seats are 0 to {s.n - 1}")
         d = self.to_json(s)
         d.pop("rng", None)
         w = self.world

@@ -77,10 +77,11 @@ def class1():
     for n in (1, 2, 3, 5, 8):
         emits = "; ".join(["emit sold(player, event.kind, 1)"] * n)
         text = market('    if: "price[event.kind] > 1"\n', "").replace(HOOK, f'effect: "{emits}"')
-        out.append(simulate(f"hook_reemits_{n}", 1, text))
+        out.append(simulate(f"hook_reemits_{n}", 1, text, located=True))
     for n in (1, 2, 3):
-        text = MARKET.replace("flow:\n  repeat:", "phases:\n  again:\n    flow:\n" + "      - effect: \"pass\"\n" * n
-                              + "      - call: again\nflow:\n  call: again\n_unused_flow:\n  repeat:")
+        start, end = MARKET.index("\nflow:\n"), MARKET.index("\nsteps:\n")
+        text = (MARKET[:start] + "\nphases:\n  again:\n    flow:\n" + "      - each_player: {step: turn}\n" * n
+                + "      - call: again\nflow:\n  call: again\n" + MARKET[end:])
         out.append(Case(f"call_reenters_{n}", 1, ["simulate", "{d}", "--players", "2", "--games", "1"],
                         {"game.yaml": text}, (1,), "game.yaml"))
     for n in (9, 10 ** 6, 10 ** 9):
@@ -88,7 +89,8 @@ def class1():
             SCORE, f'coins: {{expr: "player.coins + len(s * {n})"')))
     for n in (1000, 3000, 100000):
         out.append(simulate(f"nested_generators_{n}", 8, market(SETUP, SETUP + f"  ys = list(x for x in range({n}))\n"
-                                                               "  first_player = sum(sum(1 for a in ys) for b in ys) % 2\n")))
+                                                               "  first_player = sum(sum(1 for a in ys) for b in ys) % 2\n"),
+                            located=True))
     return out
 
 

@@ -62,7 +62,7 @@ MUTANTS = [
     ("tests/test_hostile.py", 'if r["cpu"] > CPU_SECONDS:', "if False:", "tests/test_hostile.py::test_the_checks_of_this_test_can_fail"),
     # --- engine guards
     ("interpreter/game.py", "if type(aid) is not str or len(aid) > MAX_ACTION_ID:", "if False:", "tests/test_untrusted.py"),
-    ("interpreter/game.py", "        t = s.copy(self.layout)", "        t = s", "tests/test_untrusted.py"),
+    ("interpreter/game.py", "        t = s.copy(self.layout)", "        t = s", "tests/test_stateful.py"),
     ("interpreter/flow.py", "    if len(s.flow) >= MAX_FLOW_DEPTH:", "    if False:", "tests/test_limits.py"),
     ("interpreter/flow.py", "        if _events > MAX_EVENTS:", "        if False:", "tests/test_limits.py"),
     ("interpreter/compiler.py", "    if s.budget > LOOP_BUDGET:", "    if False:", "tests/test_limits.py"),

@@ -66,8 +66,18 @@ def test_a_nesting_limit_does_not_hide_other_problems(tmp_path):
 def test_twenty_nested_for_blocks_are_a_located_nesting_limit(tmp_path):
     body = "".join("  " + "    " * i + f"for i{i} in range(2):\n" for i in range(20)) + "  " + "    " * 20 + "pass\n"
     p = only(market_problems(tmp_path, "  first_player = random(player_count)\n",
-                             "  first_player = random(player_count)\n" + body), "nesting limit")
+                             "  first_player = random(player_count)\n" + body), "blocks nested more than 12")
     assert "bug of meeple" not in p.message
+
+
+def test_thirteen_nested_ifs_are_past_the_block_limit(tmp_path):
+    body = "".join("  " + "    " * i + "if true:\n" for i in range(13)) + "  " + "    " * 13 + "pass\n"
+    only(market_problems(tmp_path, "  first_player = random(player_count)\n",
+                         "  first_player = random(player_count)\n" + body), "blocks nested more than 12")
+
+
+def test_a_very_long_expression_is_refused_before_parsing(tmp_path):
+    only(market_problems(tmp_path, SCORE, "coins: {expr: \"'" + "a" * 60_000 + "' == 'b'\""), "text limit")
 
 
 def test_an_effect_of_twenty_thousand_statements_is_refused_fast(tmp_path):

@@ -142,6 +142,14 @@ def test_a_state_checker_catches_each_kind_of_corruption():
     rejected(lambda m: m["vars"].__setitem__("colonist_supply", -3), "below its minimum")
     rejected(lambda m: m["vars"].__setitem__("vp_supply", m["vars"]["vp_supply"] + 5), "totals")
     rejected(lambda m: m["pieces"]["types"].reverse(), "piece types|wrong value")
+
+    def swap_same_class(m):  # two pieces of one class (same fields) exchange their types: only the plan tells
+        types, cls = m["pieces"]["types"], game.world.types
+        x, y = next((x, y) for x in range(len(types)) for y in range(x + 1, len(types))
+                    if cls[types[x]] == cls[types[y]] and types[x] != types[y])
+        types[x], types[y] = types[y], types[x]
+    rejected(swap_same_class, "piece types")
+    rejected(lambda m: m.__setitem__("flow", m["flow"] + [m["flow"][-1]]), "cannot follow")
     rejected(lambda m: m["flow"].__setitem__(0, [m["flow"][-1][0]] + m["flow"][0][1:]), "flow")
     rejected(lambda m: m["flow"][-1].__setitem__(3, -1), "counters")
     rejected(lambda m: m.__setitem__("options", {"nope": 1}), "options")

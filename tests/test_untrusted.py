@@ -170,3 +170,42 @@ def test_overlay_scenario_paths_stay_in_the_overlays_folder(tmp_path, entry):
         load_game("examples/market_day", variant=[str(f)])
     problem = next(p for p in info.value.problems if "scenario path" in p.message)
     assert str(problem.location).startswith(f"{f}:3:")
+
+
+# ------------------------------------------------------------------ the Python API takes a name or a game
+
+def test_simulate_and_compare_take_a_game_name_or_a_game():
+    from interpreter.compare import compare
+    from interpreter.simulate import simulate
+    by_name = simulate("examples/market_day", players=2, games=2)
+    by_game = simulate(load_game("examples/market_day"), players=2, games=2)
+    assert by_name["completed"] == by_game["completed"] == 2 and by_name["errors"] == []
+    assert by_name["wins"] == by_game["wins"]
+    result = compare("examples/market_day", "examples/market_day", players=2, games=2)
+    assert result["base"]["completed"] == 2 and result["base"]["seats"][0]["seat"] == 1  # people count from 1
+
+
+@pytest.mark.parametrize("bad", [42, None, ["market_day"]])
+def test_simulate_refuses_what_is_no_game_with_a_message(bad):
+    from interpreter.simulate import simulate
+    with pytest.raises(TypeError, match="expected a game"):
+        simulate(bad, players=2, games=1)
+
+
+def test_a_seed_is_a_whole_number():
+    from interpreter.game import GameSetupError
+    game = load_game("examples/market_day")
+    for seed in (None, "7", 1.5, True):
+        with pytest.raises(GameSetupError, match="seed"):
+            game.new_game(2, seed=seed)
+
+
+@pytest.mark.parametrize("seat", [-1, 2, 7, None, "0"])
+def test_a_seat_out_of_range_does_not_wrap(seat):
+    game = load_game("examples/market_day")
+    s = game.new_game(2, seed=1)
+    with pytest.raises(ValueError, match="seats are 0 to 1"):
+        game.view(s, seat)
+    if seat is not None:
+        with pytest.raises(ValueError, match="seats are 0 to 1"):
+            game.evaluate(s, "player.coins", player=seat)
