@@ -83,6 +83,9 @@ class Game:
                 where = definition.where(("game",)) if definition.docs else None
                 problems.append(Problem(f"cannot compile this definition ({type(ex).__name__}: {ex})", where,
                                         "this is a bug of meeple when no other problem is reported"))
+        if problems and getattr(definition, "overlays", None):
+            from .overlay import blame_overlays
+            problems = blame_overlays(definition, problems)
         if problems:
             unique, seen = [], set()
             for p in problems:  # a step compiled for two contexts reports its mistakes once

@@ -294,3 +294,42 @@ def diff(base, variant, prefix=()):
     if base != variant:
         out.append((prefix, base, variant))
     return out
+
+
+def blame_overlays(d, problems: list) -> list:
+    """Problems of a game with overlays, with those the base game alone does not have located in the overlay
+    that caused them: at the change whose path names something on the reported line (else the last
+    overlay's first change), the base file's place kept in the message."""
+    from .game import Game
+    from .model import load_definition
+    try:
+        Game(load_definition(d.root, []))
+        base: set = set()
+    except DefinitionError as ex:
+        base = {str(p) for p in ex.problems}
+    except Exception:  # the base game cannot be judged alone: keep the problems as they are
+        return problems
+    files = {doc.file for doc in d.overlays}
+    changes = [(doc, op, str(path)) for doc in d.overlays for op in OPS
+               for path in (_mapping(doc.data.get(op)) if op != "remove" else
+                            {p: None for p in (doc.data.get("remove") or []) if isinstance(p, str)})]
+    out = []
+    for p in problems:
+        loc = p.location
+        if loc is None or loc.file in files or str(p) in base or loc.line <= 0 or not changes:
+            out.append(p)
+            continue
+        line = _line_of(d, loc)
+        doc, op, path = next(((doc, op, path) for doc, op, path in changes
+                              if any(len(e) > 2 and e in line for e in split_path(path))), changes[-1])
+        at = doc.key_where((op, path)) if op != "remove" else doc.where(("remove", doc.data["remove"].index(path)))
+        out.append(Problem(f"{p.message} (at {loc}, after the overlay's change of {path})", at, p.hint, p.severity))
+    return out
+
+
+def _line_of(d, loc) -> str:
+    for doc in d.docs:
+        if doc.file == loc.file:
+            lines = doc.text.split("\n")
+            return lines[loc.line - 1] if 0 < loc.line <= len(lines) else ""
+    return ""

@@ -225,7 +225,7 @@ def class7():
 def class8():
     """A mistake in a def that nothing calls."""
     out = []
-    for body in ("p.nosuch", "nosuch(p)", "p.coins +", "size(p.hnd)", "1 + 'a'", "random('x')"):
+    for body in ("nosuch.coins", "nosuch(p)", "p.coins +", "size(deck.hnd)", "1 + 'a'", "random('x')"):
         out.append(validate(f"unused_def_{body}", 8, market('  "held(p, k)"', f'  "unused(p)": "{body}"\n  "held(p, k)"')))
     return out
 
@@ -303,7 +303,7 @@ def class_extra():
     for e in ("random('a')", "random(6) + true", "true * 3", "'a' + 1", "price + 1", "-true"):
         out.append(validate(f"condition_{e}", 5, market('"size(deck) > 0 and free(player.hand) > 0"', f'"{e} > 0"')))
         out.append(validate(f"label_{e}", 5, market("{en: draw a card, zh: 抽一张牌}", f'{{en: "draw {{{e}}}", zh: x}}')))
-    for body in ("p.coins + nosuch", "held(p)", "held(p, k, 1)", "count(x for x in p.nosuch)", "p.coins[1]", "p + 'a'"):
+    for body in ("nosuch + p", "held(p)", "held(p, k, 1)", "count(x for x in nosuch)", "price[k][1]", "p + 'a'"):
         out.append(validate(f"unused_def_more_{body}", 8, market('  "held(p, k)"', f'  "unused2(p, k)": "{body}"\n  "held(p, k)"')))
     return out
 

@@ -232,3 +232,19 @@ def test_the_limits_are_in_the_readme():
     for name in ("MAX_EXPR_DEPTH", "MAX_COMPILE_WORK", "MAX_PIECES", "MAX_FLOW_DEPTH", "MAX_EVENTS", "LOOP_BUDGET"):
         value = getattr(limits, name)
         assert f"{value:,}" in readme, name
+
+
+def test_a_mistake_only_an_overlay_causes_is_located_in_the_overlay(tmp_path):
+    f = tmp_path / "v.yaml"
+    f.write_text("overlay: {base: market_day}\nremove: [kinds.produce]\n", encoding="utf-8")
+    with pytest.raises(DefinitionError) as info:
+        load_game("examples/market_day", variant=[str(f)])
+    problems = info.value.problems
+    assert problems and all(p.location.file == str(f) for p in problems), "\n".join(map(str, problems))
+    assert any("game.yaml:" in p.message and "kinds.produce" in p.message for p in problems)
+
+
+def test_a_mistake_in_a_def_no_rule_calls_is_reported(tmp_path):
+    p = only(market_problems(tmp_path, '  "held(p, k)"', '  "unused(p)": "nosuch(p) + p.coins"\n  "held(p, k)"'),
+             "called by no rule")
+    assert "unknown function 'nosuch'" in p.message and p.location.line > 0
