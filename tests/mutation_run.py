@@ -85,6 +85,15 @@ MUTANTS = [
      "tests/test_untrusted.py"),
     ("interpreter/overlay.py", "if Path(entry).is_absolute() or not inside(p):", "if False:", "tests/test_untrusted.py"),
     ("interpreter/state.py", "    if set(d) != set(keys):", "    if False:", "tests/test_tamper.py"),
+    ("interpreter/state.py", "    if type(v) is not int:", "    if False:", "tests/test_tamper.py"),
+    ("interpreter/overlay.py", "if loc is None or loc.file in files or str(p) in base or loc.line <= 0 or not changes:",
+     "if True:", "tests/test_limits.py"),
+    ("interpreter/static_checks.py", "        if name in called or name not in keys:", "        if True:",
+     "tests/test_limits.py"),
+    ("interpreter/game.py", "        if not (type(player) is int and 0 <= player < s.n):", "        if False:",
+     "tests/test_untrusted.py"),
+    ("interpreter/game.py", "            if allowed is not None and not any(same_value(v, a) for a in allowed):",
+     "            if allowed is not None and v not in allowed:", "tests/test_limits.py"),
 ]
 
 

@@ -155,3 +155,15 @@ def test_a_state_checker_catches_each_kind_of_corruption():
     rejected(lambda m: m.__setitem__("options", {"nope": 1}), "options")
     rejected(lambda m: m["zones"][next(iter(m["zones"]))].clear(), "zone")
     rejected(lambda m: m.__setitem__("decisions", -1), "decision count")
+
+
+@pytest.mark.parametrize("key, value", [("rng", "5"), ("decisions", "3"), ("players", "2"), ("rng", True),
+                                        ("decisions", 1.0)])
+def test_the_shape_check_refuses_numbers_written_otherwise(key, value):
+    """state.from_json itself (before the meaning checks) wants whole numbers, not text or floats."""
+    from interpreter.state import from_json
+    game = load("market_day")
+    d = json.loads(json.dumps(game.to_json(game.new_game(2, seed=1))))
+    d[key] = value
+    with pytest.raises(StateFormatError, match="whole number"):
+        from_json(d, game.layout, game.id)
