@@ -286,6 +286,7 @@ def _decode_doc(x: dict):
     doc._positions = positions
     doc._line_starts = x["line_starts"]
     doc._offsets = {tuple(p): v for p, v in x["offsets"]}
+    doc._value_lines = {}
     return doc
 
 

@@ -188,10 +188,11 @@ def check_players(game, players: int) -> int:
 
 
 def parse_options(game, pairs: list[str] | None) -> dict | None:
-    """`--option NAME=VALUE` pairs; VALUE is read as YAML (7, true, text)."""
+    """`--option NAME=VALUE` pairs; VALUE is read as YAML (7, true, text) by the hardened loader."""
     if not pairs:
         return None
-    import yaml
+    from .problems import InputError
+    from .untrusted import option_value
 
     specs = getattr(game, "options", {}) or {}
     options: dict[str, Any] = {}
@@ -205,9 +206,9 @@ def parse_options(game, pairs: list[str] | None) -> dict | None:
             hint = f"; did you mean {close[0]!r}?" if close else f"; options: {', '.join(specs)}"
             raise UsageError(f"--option {name}: no such option{hint}")
         try:
-            options[name] = yaml.safe_load(raw) if raw.strip() else ""
-        except yaml.YAMLError:
-            options[name] = raw
+            options[name] = option_value(name, raw)
+        except InputError as exc:
+            raise UsageError(str(exc.problems[0]).replace("error: ", "", 1)) from None
     return options
 
 
@@ -293,7 +294,7 @@ def parse_seats(specs: list[str] | None, players: int, default_bot: str,
     for spec in specs or []:
         number, sep, kind = spec.partition("=")
         kind = kind.strip().lower()
-        if not sep or not number.strip().isdigit():
+        if not sep or not (number.strip().isascii() and number.strip().isdigit()):
             raise UsageError(f"--seat {spec!r}: expected SEAT=KIND, e.g. 1=human")
         seat = int(number)
         if not 1 <= seat <= players:
@@ -483,25 +484,22 @@ def game_saver(game, args, players, options, kinds):
 # ---------------------------------------------------------------------------------------------- replay
 
 def read_actions(path: str) -> list:
-    """Action ids one per line (blank lines and # comments skipped), or a JSON list of ids/objects."""
+    """Action ids one per line (blank lines and # comments skipped), or a JSON list of ids/objects;
+    capped in size, nesting and number size (see untrusted.read_action_list); or the actions of a game
+    record."""
+    from .problems import InputError
+    from .untrusted import read_action_list, read_regular
+
     try:
-        content = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"{path}: not a UTF-8 text file") from None
-    if content.lstrip().startswith("["):
-        try:
-            actions = json.loads(content)
-        except json.JSONDecodeError as exc:
-            raise UsageError(f"{path}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None
-        for i, a in enumerate(actions, 1):
-            if not isinstance(a, (str, dict)):
-                raise UsageError(f"{path}: item {i} is neither an action id nor an action object")
-        return actions
-    if content.startswith("# meeple game record") or content.lstrip().startswith("format: meeple-record"):
+        head = read_regular(path, 256).decode("utf-8", "replace").lstrip()
+    except InputError as exc:
+        raise UsageError(str(exc.problems[0]).replace("error: ", "", 1)) from None
+    if head.startswith("# meeple game record") or head.startswith("format: meeple-record"):
         return [a["id"] for a in read_record_file(path)["actions"]]
-    return [s for s in (line.strip() for line in content.splitlines()) if s and not s.startswith("#")]
+    try:
+        return read_action_list(path)
+    except InputError as exc:
+        raise UsageError(str(exc.problems[0]).replace("error: ", "", 1)) from None
 
 
 def cmd_replay(args) -> int:
@@ -515,6 +513,8 @@ def cmd_replay(args) -> int:
         return replay_actions(args, game, record["players"], record["seed"], record["options"], actions, args.game)
     if args.players is None:
         raise UsageError("--actions needs --players (and --seed)")
+    if args.seed is None:
+        raise UsageError("--seed S: give the seed of the recorded game (play prints it)")
     game = load(args.game, variant=args.variant)
     players = check_players(game, args.players)
     options = parse_options(game, args.option)

@@ -24,7 +24,7 @@ import statistics
 from typing import Callable, Sequence
 
 from .parallel import play_many
-from .playout import MAX_DECISIONS
+from .playout import MAX_DECISIONS, as_game
 
 Z95 = 1.959963984540054
 NO_TRIGGER = "(flow ended)"
@@ -139,7 +139,10 @@ def compare(base, variant, players: int, games: int, seed: int = 1, bot: str | S
             options: dict | None = None, max_decisions: int = MAX_DECISIONS,
             progress: Callable[[], None] | None = None, jobs: int = 1, dask: str | None = None) -> dict:
     """Play both games on the same seeds with the same bots; return both sides' figures and the change.
-    `jobs` and `dask` as for `play_side`: the figures do not depend on them."""
+    `base` and `variant` are loaded games or names (see playout.as_game); each side's "seat" is numbered
+    from 1, as the command line prints it (lists such as "score_mean" are indexed from 0). `jobs` and
+    `dask` as for `play_side`: the figures do not depend on them."""
+    base, variant = as_game(base), as_game(variant)
     sides = {}
     for name, game in (("base", base), ("variant", variant)):
         records = play_side(game, players, games, seed, bot, options, max_decisions, progress, jobs, dask)

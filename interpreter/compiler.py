@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from lark import Token, Tree
 
+from .limits import LOOP_BUDGET, MAX_BLOCK_DEPTH, MAX_COMPILE_WORK, MAX_EXPR_DEPTH, MAX_GAME_WORK, MAX_STATEMENTS
 from .problems import did_you_mean
 
 LIMIT = 2 ** 53
@@ -224,6 +225,15 @@ class Compiler:
         # While a menu's condition is compiled (see menuplan): hoist(x) gives a function computing x once
         # per menu, used for the parts that read no choice; None otherwise.
         self.hoist = None
+        self._depth = 0
+        self._work = 0
+        self._total = 0
+        self._loading = 1  # the whole-game budget counts the definition only, not later tools' expressions
+
+    def loaded(self):
+        """The definition is compiled: expressions compiled from now on (tools, scenarios) have only the
+        per-expression budget."""
+        self._loading = 0
 
     def gen(self, src, t, slot=None) -> X:
         if len(src) > MAX_PARENS and src.count("(") > MAX_PARENS:
@@ -251,6 +261,27 @@ class Compiler:
 
     # ---------------------------------------------------------------- expressions
     def expr(self, node, sc: Scope) -> X:
+        # Budgets (see limits): nesting, and the nodes compiled for one top-level expression, defs expanded.
+        if self._depth == 0:
+            self._work = 0
+        self._work += 1
+        self._total += self._loading
+        if self._depth >= MAX_EXPR_DEPTH:
+            raise CompileError(f"this expression is nested more than {MAX_EXPR_DEPTH} levels deep: "
+                               "the nesting limit", node)
+        if self._work > MAX_COMPILE_WORK or self._total > MAX_GAME_WORK:
+            raise CompileError(
+                f"this expression expands to more than {MAX_COMPILE_WORK} parts (defs included): "
+                "the compile-work limit" if self._work > MAX_COMPILE_WORK else
+                f"the game's expressions expand to more than {MAX_GAME_WORK} parts (defs included): "
+                "the compile-work limit", node)
+        self._depth += 1
+        try:
+            return self._expr(node, sc)
+        finally:
+            self._depth -= 1
+
+    def _expr(self, node, sc: Scope) -> X:
         if isinstance(node, Token):
             raise CompileError(f"unexpected {node.value!r}", node)
         m = getattr(self, "x_" + node.data, None)
@@ -457,7 +488,10 @@ class Compiler:
 
     def num(self, node, sc) -> X:
         x = self.expr(node, sc)
-        if x.t not in ("int", "any", "bool"):
+        if x.t == "bool":
+            raise CompileError("expected a number, got a bool (true and false are not numbers: write "
+                               "`1 if c else 0`)", node)
+        if x.t not in ("int", "any"):
             hint = None
             if x.t == "table" and isinstance(x.c, dict) and set(self.w.player_counts) <= set(x.c):
                 hint = "a table indexed by the player count is written {by_players: {3: ..., 4: ...}}"
@@ -478,6 +512,8 @@ class Compiler:
             except RuleError as ex:
                 raise CompileError(ex.message, n) from None
         sa, sb = self.src(a), self.src(b)
+        # A value of unknown type (a table entry) must be a number before `*` can repeat a text or list.
+        sa, sb = (f"{self.pool.ref(_number)}({x})" if t.t == "any" else x for x, t in ((sa, a), (sb, b)))
         if op in ("//", "%"):
             d = self.temp()
             zero = self.pool.ref(_division_by_zero)
@@ -498,11 +534,13 @@ class Compiler:
         return self.gen(f"(({self.src(a)}) {op} ({self.src(b)}))", "bool")
 
     def check_comparable(self, a: X, b: X, node):
-        """Catch `x.type == 'univrsity'`: a string constant compared must be a known name; and a kind
-        value (a text) compared with a number or a yes/no, which is never equal."""
+        """Catch `x.type == 'univrsity'`: a string constant compared must be a known name; and values of
+        types that are never equal (a kind value and a number, a bool and a number)."""
         kinds = {a.t, b.t}
-        if "str" in kinds and kinds & {"int", "bool"}:
-            raise CompileError(f"this compares a {a.t} with a {b.t}: they are never equal", node)
+        if kinds in ({"str", "int"}, {"str", "bool"}, {"bool", "int"}, {"str", "player"}, {"str", "piece"},
+                     {"bool", "player"}, {"bool", "piece"}):
+            an = lambda t: ("an " if t[:1] in "aeiou" else "a ") + t  # noqa: E731
+            raise CompileError(f"{an(a.t)} is never equal to {an(b.t)}: compare values of one type", node)
         for x, y in ((a, b), (b, a)):
             if x.t == "str" and y.c is not NOCONST and isinstance(y.c, str):
                 w = self.w
@@ -516,6 +554,8 @@ class Compiler:
         if b.t == "zone":
             src = f"(s.loc[{self.src(a)}] == ({self.src(b)}))"
         elif b.t.startswith("list:") or b.t == "any":
+            if b.t.startswith("list:"):
+                self.check_comparable(a, X(None, b.t[5:]), n)
             src = f"(({self.src(a)}) in ({self.src(b)}))"
         else:
             raise CompileError(f"'in' needs a zone or a list, got a {b.t}", n.children[1])
@@ -645,6 +685,8 @@ class Compiler:
         it = f"s.zones[{self.src(coll)}]" if coll.t == "zone" else self.src(coll)
         if ":=" in it:  # an assignment expression may not stand in a comprehension's iterable
             it = self.pool.ref(self.pool.function(it)) + "(s, e)"
+        # The items a generator walks count against the loop budget, like a `for` statement's steps.
+        it = f"{self.pool.ref(charge)}(s, {it})"
         loop = f"for e[{slot}] in {it}" + (f" if ({self.src(cond)})" if cond is not None else "")
         es = self.src(el)
         if name == "count":
@@ -690,8 +732,11 @@ class Compiler:
         `file:line:col` of its statement (`where(line, col)` gives that text)."""
         lines: list = []
         locs: list = []
+        self._depth = 0
         for c in tree.children:
             self.stmt(c, sc, where, lines, locs, 2)
+            if len(locs) > MAX_STATEMENTS:
+                raise CompileError(f"more than {MAX_STATEMENTS} statements in one effect: the statement limit", c)
         if not lines:
             return lambda s, e: None
         relocate = self.pool.ref(_relocator(locs))
@@ -701,6 +746,8 @@ class Compiler:
 
     def stmt(self, node, sc, where, lines, locs, depth):
         kind = node.data
+        if depth - 2 >= MAX_BLOCK_DEPTH:
+            raise CompileError(f"blocks nested more than {MAX_BLOCK_DEPTH} deep: the nesting limit", node)
         if kind == "simple_stmt":
             for c in node.children:
                 lines.append((depth, f"_ln = {len(locs)}"))
@@ -878,7 +925,7 @@ class Compiler:
     def check_assign(self, t, v: X, node):
         if t in ("any",) or v.t in ("any", "none") or t == v.t:
             return
-        if {t, v.t} in ({"int", "bool"}, {"int", "player"}):
+        if {t, v.t} == {"int", "player"}:
             return
         if t.startswith("list:") and v.t.startswith("list:"):
             return
@@ -895,6 +942,20 @@ def _relocator(locs):
             return RuleError(f"{type(ex).__name__}: {ex}", loc)
         return ex
     return relocate
+
+
+def _number(v):
+    if type(v) is not int:
+        raise RuleError(f"expected a number, got {type(v).__name__} {v!r:.40}")
+    return v
+
+
+def charge(s, items):
+    """`items`, after counting them against the state's loop budget (a generator is about to walk them)."""
+    s.budget += len(items)
+    if s.budget > LOOP_BUDGET:
+        raise RuleError(f"an effect ran more than {LOOP_BUDGET} loop steps (a generator over {len(items)} items)")
+    return items
 
 
 def _budget_exceeded(budget):

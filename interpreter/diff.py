@@ -59,7 +59,7 @@ def _get(data, path):
         if isinstance(node, dict):
             if key in node:
                 node = node[key]
-            elif isinstance(key, str) and key.isdigit() and int(key) in node:
+            elif isinstance(key, str) and key.isascii() and key.isdigit() and int(key) in node:
                 node = node[int(key)]
             else:
                 return None

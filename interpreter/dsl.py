@@ -12,6 +12,7 @@ from lark import Lark, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
 
+from . import parser_cache
 from .resources import data_dir
 
 KEYWORDS = {"if", "elif", "else", "for", "in", "not", "and", "or", "emit", "pass"}
@@ -71,14 +72,10 @@ def _memo(start: str, text: str, parse) -> Tree:
 @lru_cache(maxsize=1)
 def parser() -> Lark:
     text = (data_dir("grammar") / "dsl.lark").read_text(encoding="utf-8")
-    options = dict(parser="lalr", start=["start_expr", "start_stmts"], postlex=_Indent(),
-                   propagate_positions=True, maybe_placeholders=False, lexer_callbacks={"NAME": _no_keyword})
-    try:
-        # Lark keeps the built tables in a temporary file keyed by the grammar's hash: loading a game
-        # then costs a few milliseconds instead of building the LALR tables again.
-        return Lark(text, cache=True, **options)
-    except OSError:
-        return Lark(text, **options)
+    options = dict(parser="lalr", start=["start_expr", "start_stmts"], propagate_positions=True,
+                   maybe_placeholders=False)
+    # The built tables are kept in the user's own cache directory as verified JSON (see parser_cache).
+    return parser_cache.build(text, options, dict(postlex=_Indent(), lexer_callbacks={"NAME": _no_keyword}))
 
 
 _TOKEN_WORDS = {

@@ -11,6 +11,7 @@ Effects may `emit` events; after each effect, the hooks listening to those event
 from __future__ import annotations
 
 from .compiler import RuleError, Scope, Unit
+from .limits import MAX_EVENTS, MAX_FLOW_DEPTH
 from .menuplan import hoister, invariant, plan, shared, single_loop
 from .world import label_of
 
@@ -18,6 +19,7 @@ SEQ, EFFECT, STEP, CALL, IF, REPEAT, EACH = range(7)
 SIMUL = 7  # a simultaneous decision (simultaneous.py)
 DEFAULT_MAX = 1000
 ADVANCE_GUARD = 200_000
+_events = 0  # events emitted since the decision began (one process plays one decision at a time)
 
 
 class Node:
@@ -43,11 +45,12 @@ class Action:
     """One action of a step: parameters with their domains, a condition, an effect and a label."""
 
     __slots__ = ("name", "step", "params", "cond", "effect", "nslots", "label", "is_pass", "cond_text",
-                 "path", "sig_cols", "piece_params", "idfmt", "pnames", "plan", "loop")
+                 "path", "sig_cols", "piece_params", "idfmt", "pnames", "ptypes", "loc", "plan", "loop")
 
 
 class Step:
-    __slots__ = ("id", "label", "actions", "cond", "cond_n", "optional", "pass_action", "path", "tmpl", "tmpl_n")
+    __slots__ = ("id", "label", "actions", "cond", "cond_n", "optional", "pass_action", "path", "tmpl", "tmpl_n",
+                 "loc")
 
     def menu(self, s, player, event):
         """Every legal (action, values) for `player` now."""
@@ -118,9 +121,9 @@ class Step:
 
 
 def _where(step, act):
-    if act is None:
-        return f"step {step.id} (its if)"
-    return f"step {step.id}, action {act.name}"
+    where = step.loc if act is None else act.loc
+    what = f"step {step.id} (its if)" if act is None else f"step {step.id}, action {act.name}"
+    return f"{where}: {what}" if where else what
 
 
 def _signature(s, x, cols):
@@ -211,7 +214,7 @@ class FlowCompiler:
             child = self.node(body, ("phases", name, "flow"), None)
             holder.children = (child,) if child is not None else ()
         root = self.node(d["flow"], ("flow",), None) if d["flow"] is not None else None
-        if root is None and d["flow"] is None:
+        if root is None and d["flow"] is None and d.docs:  # no file loaded: its own error says why
             w.error("the game has no flow", ("game",), "add a top-level 'flow:' section")
         self.root = root
         self.event_notes = {}
@@ -333,6 +336,7 @@ class FlowCompiler:
         st = Step()
         st.id = sid
         st.path = path
+        st.loc = self._loc(path + ("if",))  # where a failing condition is reported
         st.label = label_of(raw, sid)
         st.tmpl, st.tmpl_n = None, 2
         if "{" in str(st.label):
@@ -352,14 +356,21 @@ class FlowCompiler:
             p.name, p.step, p.params, p.cond, p.effect, p.nslots = "pass", sid, [], None, None, 2
             p.label = {"en": [("pass", None, None)], "zh": [("放弃", None, None)]}
             p.is_pass, p.cond_text, p.path, p.sig_cols, p.piece_params = True, None, path, {}, []
+            p.ptypes = ()
+            p.loc = st.loc
             p.idfmt, p.pnames, p.plan, p.loop = "pass", (), None, None
             st.pass_action = p
         return st
+
+    def _loc(self, path) -> str | None:
+        loc = self.w.d.where(path)
+        return str(loc) if loc is not None and loc.line > 0 else None
 
     def action(self, sid, aid, raw, event, path):
         w = self.w
         a = Action()
         a.name, a.step, a.path = str(aid), sid, path
+        a.loc = self._loc(path + ("if",))
         a.is_pass = bool(raw.get("pass", False))
         a.sig_cols = w.sig_cols
         u = self.unit(event)
@@ -367,6 +378,7 @@ class FlowCompiler:
         sc = Scope(u)
         a.params = []
         a.piece_params = []
+        ptypes = []
         for pname, dom in (raw.get("choose") or {}).items():
             distinct = False
             if isinstance(dom, dict):
@@ -391,7 +403,9 @@ class FlowCompiler:
                 # action that offers the same choice (see menuplan.shared)
                 dom_f = shared(w.compiler.pool, x)
             a.params.append((str(pname), slot, dom_f, distinct))
+            ptypes.append(et)
         a.pnames = tuple(p[0] for p in a.params)
+        a.ptypes = tuple(ptypes)  # each parameter's value type, for checking scenarios
         # "load(k=%s,s=%s)" % values: the action's id, made without building anything else
         a.idfmt = (a.name.replace("%", "%%") + "(" + ",".join(f"{p}=%s" for p in a.pnames) + ")"
                    if a.params else a.name.replace("%", "%%"))
@@ -457,13 +471,27 @@ class FlowCompiler:
 
 # ---------------------------------------------------------------- running
 def push(s, node_id, player, event):
+    if len(s.flow) >= MAX_FLOW_DEPTH:  # a hook or call that re-enters itself: the stack would grow forever
+        raise RuleError(f"the flow is nested more than {MAX_FLOW_DEPTH} deep (a hook or call that re-enters "
+                        "itself?): the flow-depth limit")
     s.flow.append([node_id, player, event, 0, None, 0, 0])
+
+
+def new_decision():
+    """A decision (or the setup) begins: the events it causes are counted from 0 against MAX_EVENTS."""
+    global _events
+    _events = 0
 
 
 def fire_events(game, s):
     """Push the flows of the hooks that listen to the events emitted by the effect that just ran."""
+    global _events
     while s.ev:
         events, s.ev = s.ev, []
+        _events += len(events)
+        if _events > MAX_EVENTS:
+            raise RuleError(f"more than {MAX_EVENTS} events while taking one decision (a hook that emits its "
+                            "own event?): the event limit")
         frames = []
         notes = getattr(game, "event_notes", {})
         for name, args in events:
@@ -495,12 +523,22 @@ def advance(game, s, log=None):
     """Run the flow until a decision (s.menu is set) or the end (empty stack)."""
     try:
         _advance(game, s, log)
-    except RuleError:
+    except RuleError as ex:
+        if ex.where is None and s.flow:  # a limit (flow depth, events, loop steps): where the flow was
+            raise RuleError(ex.message, _located(game, s)) from None
         raise
     except (TypeError, KeyError, IndexError, AttributeError, ValueError) as ex:
-        node = game.nodes[s.flow[-1][0]] if s.flow else None
-        where = ".".join(map(str, node.path)) if node is not None else None
-        raise RuleError(f"a flow condition failed ({type(ex).__name__}: {ex})", where) from None
+        raise RuleError(f"a flow condition failed ({type(ex).__name__}: {ex})", _located(game, s)) from None
+
+
+def _located(game, s) -> str | None:
+    """The file:line:col of the flow node on top of the stack (its path when the file is unknown)."""
+    node = game.nodes[s.flow[-1][0]] if s.flow else None
+    if node is None:
+        return None
+    definition = getattr(game, "definition", None)
+    loc = definition.where(tuple(node.path)) if definition is not None else None
+    return str(loc) if loc is not None else ".".join(map(str, node.path))
 
 
 def _advance(game, s, log):
@@ -511,6 +549,9 @@ def _advance(game, s, log):
         guard += 1
         if guard > ADVANCE_GUARD:
             raise RuleError(f"the flow ran {ADVANCE_GUARD} steps without a decision (a loop with no end?)")
+        if len(flow) > MAX_FLOW_DEPTH:  # frames are pushed inline below: push()'s limit, checked here
+            raise RuleError(f"the flow is nested more than {MAX_FLOW_DEPTH} deep (a hook or call that re-enters "
+                            "itself?): the flow-depth limit")
         fr = flow[-1]
         node = nodes[fr[0]]
         k = node.kind

@@ -17,16 +17,22 @@ from pathlib import Path
 from . import rng, simultaneous
 from .cache import load_cached
 from .compiler import NOCONST, RuleError, Scope, Unit
-from .disputes import read_disputes
+from .consistency import state_problem
 from .display import check_display
+from .disputes import read_disputes
 from .fingerprint import content_hash
-from .flow import SIMUL, FlowCompiler, advance, mark_acted, push, run_effect, fire_events
+from .flow import SIMUL, FlowCompiler, advance, fire_events, mark_acted, new_decision, push, run_effect
+from .limits import piece_count_problems, recursion_room
 from .model import load_definition
 from .problems import DefinitionError, InputError, Problem, did_you_mean, sort_problems
 from .ratings import compile_ratings
 from .resources import data_dir
 from .state import State, StateFormatError, from_json, map_index, to_json
+from .static_checks import check_uncalled_defs, same_value
 from .world import World, label_of
+
+
+MAX_ACTION_ID = 2_000  # characters: longer text is no action id (and did-you-mean on it would be slow)
 
 
 class IllegalAction(Exception):
@@ -80,7 +86,8 @@ class Game:
     def __init__(self, definition):
         problems: list[Problem] = list(getattr(definition, "problems", []))
         try:
-            self._compile(definition, problems)
+            with recursion_room():
+                self._compile(definition, problems)
         except DefinitionError:
             raise
         except Exception as ex:  # bad input must never end in a traceback: report what we know
@@ -88,6 +95,9 @@ class Game:
                 where = definition.where(("game",)) if definition.docs else None
                 problems.append(Problem(f"cannot compile this definition ({type(ex).__name__}: {ex})", where,
                                         "this is a bug of meeple when no other problem is reported"))
+        if problems and getattr(definition, "overlays", None):
+            from .overlay import blame_overlays
+            problems = blame_overlays(definition, problems)
         if problems:
             unique, seen = [], set()
             for p in problems:  # a step compiled for two contexts reports its mistakes once
@@ -132,7 +142,9 @@ class Game:
         self._compile_scoring()
         check_display(w)
         # What the rules themselves read and write (scenarios compiled later must not count).
+        check_uncalled_defs(w)
         self.static_reads = frozenset(w.reads)
+        w.compiler.loaded()
         self.static_writes = frozenset(w.writes)
 
     # ------------------------------------------------------------ compile
@@ -201,6 +213,8 @@ class Game:
             else:
                 w.error(f"unknown zone '{zone}'", path + ("zone",),
                         did_you_mean(str(zone), list(w.gzones) + list(w.pzones)))
+        for message, tname in piece_count_problems(self.piece_plan, w.player_counts):
+            w.error(message, ("components", w.types[tname], "types", tname, "count"))
         self.field_init = []
         for fname, classes, fdef, is_map in w.field_defs:
             if is_map:
@@ -237,6 +251,8 @@ class Game:
     # ------------------------------------------------------------ new game
     def new_game(self, players: int, seed: int = 0, options: dict | None = None, log: list | None = None) -> State:
         """A new game at its first decision (`log`, if given, receives the narration up to it)."""
+        if type(seed) is not int:
+            raise GameSetupError(f"a seed is a whole number, not {seed!r:.40}")
         if players not in self.player_counts:
             raise GameSetupError(f"{self.id} is for {', '.join(map(str, self.player_counts))} players, not {players}")
         opts = {k: v.get("default") for k, v in self.options.items()}
@@ -244,7 +260,7 @@ class Game:
             if k not in self.options:
                 raise GameSetupError(f"unknown option '{k}'" + (f"; {h}" if (h := did_you_mean(k, self.options)) else ""))
             allowed = self.options[k].get("values")
-            if allowed is not None and v not in allowed:
+            if allowed is not None and not any(same_value(v, a) for a in allowed):
                 raise GameSetupError(f"option {k} must be one of {allowed}, not {v!r}")
             opts[k] = v
         w = self.world
@@ -260,6 +276,7 @@ class Game:
         s.pcache = None
         s.ev = []
         s.budget = 0
+        new_decision()
         s.flow = []
         s.g = [None] * len(lay.gvars)
         s.p = [[None] * len(lay.pvars) for _ in range(players)]
@@ -439,6 +456,9 @@ class Game:
             if aid is None:
                 name = action.get("action")
                 args = action.get("args") or {}
+                if type(name) is not str or type(args) is not dict or not all(type(k) is str for k in args):
+                    raise IllegalAction("an action object has an 'id' string, or an 'action' name with "
+                                        "'args' mapping parameter names to values")
                 for act, vals in menu:
                     if act.name == name and {p[0]: v for p, v in zip(act.params, vals)} == args:
                         return act, vals
@@ -447,6 +467,9 @@ class Game:
             aid = action
         else:
             raise IllegalAction(f"an action is a dict from legal_actions or its id, not {type(action).__name__}")
+        if type(aid) is not str or len(aid) > MAX_ACTION_ID:
+            raise IllegalAction(f"an action id is a string of at most {MAX_ACTION_ID} characters, "
+                                f"not {type(aid).__name__}" + (f" of {len(aid)}" if isinstance(aid, str) else ""))
         if s.ids is not None:
             entry = s.ids.get(aid)
             if entry is not None:
@@ -490,6 +513,7 @@ class Game:
         """Play the menu entry (act, vals) of `s` on `t`: a copy of `s`, or `s` itself when its owner
         gives it up (the fast path); return `t`. In a simultaneous decision the entry is `player`'s
         (default: the current player's) sealed choice."""
+        new_decision()
         if self.nodes[t.flow[-1][0]].kind == SIMUL:
             seat = self.current_player(s) if player is None else player
             simultaneous.choose(self, t, t.flow[-1], act, vals, seat, log)
@@ -538,6 +562,7 @@ class Game:
     # ------------------------------------------------------------ scores
     def score_breakdown(self, s: State) -> list[dict]:
         out = []
+        s.budget = 0  # the loop budget counts per reading of the scores
         for pl in range(s.n):
             row = {}
             for iid, lab, f, n in self.score_items:
@@ -580,6 +605,8 @@ class Game:
     def evaluate(self, s: State, text: str, player: int | None = None):
         """The value of a DSL expression in state `s` (with `player` bound if given): for tools, tests
         and the curious. Compiled once per text; mistakes raise DefinitionError, failures RuleError."""
+        if player is not None and not (type(player) is int and 0 <= player < s.n):
+            raise ValueError(f"player {player!r}: seats are 0 to {s.n - 1}")  # -1 would wrap to the last seat
         key = (text, player is not None)
         cache = self.__dict__.setdefault("_evaluated", {})
         hit = cache.get(key)
@@ -593,6 +620,7 @@ class Game:
                 raise DefinitionError([Problem(f"{text!r}: {ex.message}", None, getattr(ex, "hint", None))]) from None
             hit = cache[key] = (x.f, u.n)
         f, n = hit
+        s.budget = 0
         try:
             return f(s, [player, None] + [None] * (n - 2))
         except (TypeError, KeyError, IndexError, AttributeError, ValueError) as ex:
@@ -608,7 +636,7 @@ class Game:
         self._number_keys(s)
         if s.n not in self.player_counts:
             raise StateFormatError(f"{s.n} players is not a supported count")
-        problem = self._inconsistency(s)
+        problem = self._inconsistency(s) or state_problem(self, s)
         if problem:
             raise StateFormatError(f"not a state of {self.id}: {problem}")
         return s
@@ -697,6 +725,8 @@ class Game:
     def view(self, s: State, player: int) -> dict:
         """What `player` may see: hidden zones show only their size, others' private vars are hidden, and
         the random generator's state is withheld (it would tell the future)."""
+        if not (type(player) is int and 0 <= player < s.n):
+            raise ValueError(f"player {player!r}: seats are 0 to {s.n - 1}")
         d = self.to_json(s)
         d.pop("rng", None)
         w = self.world

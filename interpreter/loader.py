@@ -17,7 +17,7 @@ Contract:
 - Errors: duplicate keys (naming the first line), keys that are lists, mappings or empty,
   merge keys `<<` (not supported: write the keys out, or use anchors for whole values),
   more than one document, syntax errors located at the marks PyYAML gives.
-- Caps (`Limits`): file size, nesting depth, number of aliases, and the number of values
+- Caps (`Limits`): file size, values per file, nesting depth, number of aliases, and the number of values
   created by expanding aliases, so that a "billion laughs" file fails fast.
 - The pure-Python parser is used, not libyaml: libyaml reports columns in bytes, which
   are wrong on any line with non-ASCII text (the Chinese labels).
@@ -29,6 +29,7 @@ import bisect
 import math
 import os
 import re
+import stat
 from collections.abc import Hashable
 from typing import Any
 
@@ -48,10 +49,11 @@ _BREAKS = "\n\x85\u2028\u2029"  # line breaks as PyYAML counts them (after \r no
 class Limits:
     """Caps that keep hostile or mistaken input from exhausting time or memory."""
 
-    max_bytes: int = 2 * 1024 * 1024
+    max_bytes: int = 1024 * 1024
     max_depth: int = 64  # nested lists/mappings (keep far below the recursion limit)
     max_aliases: int = 1_000  # alias uses (`*name`) in one file
     max_alias_nodes: int = 100_000  # values created by expanding aliases
+    max_values: int = 10_000  # values written in one file (composing one costs ~30 µs)
 
 
 DEFAULT_LIMITS = Limits()
@@ -75,7 +77,7 @@ class Document:
     also be the text of a key (`"3"` for the int key `3`), as JSON tools report it.
     """
 
-    __slots__ = ("data", "file", "text", "_positions", "_line_starts", "_offsets", "problems")
+    __slots__ = ("data", "file", "text", "_positions", "_line_starts", "_offsets", "_value_lines", "problems")
 
     def __init__(self, data: Any, file: str, text: str, positions: dict[Path, _Pos]):
         self.problems: list[Problem] = []  # recoverable problems, kept only by lenient loading
@@ -85,6 +87,7 @@ class Document:
         self._positions = positions
         self._line_starts: list[int] | None = None
         self._offsets: dict[Path, list[int] | None] = {}
+        self._value_lines: dict[Path, list[int]] = {}
 
     def __repr__(self) -> str:
         return f"Document({self.file!r})"
@@ -150,11 +153,13 @@ class Document:
         offsets = self._offsets[real]
         if offsets is None:
             return self.where(path)
-        lines = node.value.split("\n")
-        line = min(max(line, 1), len(lines))
-        col = min(max(col, 1), len(lines[line - 1]) + 1)
-        offset = sum(len(text) + 1 for text in lines[: line - 1]) + col - 1
-        return self._location_of_index(offsets[offset])
+        starts = self._value_lines.get(real)
+        if starts is None:  # where each line of the value starts: locating many statements stays linear
+            starts = self._value_lines[real] = [0] + [i + 1 for i, c in enumerate(node.value) if c == "\n"]
+        line = min(max(line, 1), len(starts))
+        end = starts[line] - 1 if line < len(starts) else len(node.value)
+        col = min(max(col, 1), end - starts[line - 1] + 1)
+        return self._location_of_index(offsets[starts[line - 1] + col - 1])
 
     def _row(self, index: int) -> int:
         if self._line_starts is None:
@@ -192,12 +197,7 @@ def load_yaml(path: str | os.PathLike, limits: Limits = DEFAULT_LIMITS, lenient:
     With `lenient`, problems that leave the data usable (a duplicate key: the first one is kept) are
     returned in `Document.problems` instead of raised, so that later checks can report theirs too."""
     file = os.fspath(path)
-    try:
-        with open(file, "rb") as stream:
-            raw = stream.read(limits.max_bytes + 1)  # never read more than the cap
-    except OSError as error:
-        reason = error.strerror or str(error)
-        raise InputError(Problem(f"cannot read file: {reason}", Location(file, 0, 0))) from None
+    raw = read_regular(file, limits.max_bytes)
     if len(raw) > limits.max_bytes:
         raise DefinitionError(_too_large(file, limits))
     try:
@@ -211,6 +211,25 @@ def load_yaml(path: str | os.PathLike, limits: Limits = DEFAULT_LIMITS, lenient:
                     "save it with UTF-8 encoding")
         ) from None
     return _load(text, file, limits, lenient)
+
+
+def read_regular(file: str, max_bytes: int) -> bytes:
+    """At most `max_bytes + 1` bytes of a regular file (a FIFO, a device or a directory is refused
+    without reading it, so that nothing can make a command wait); InputError when it cannot be read."""
+    try:
+        fd = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise InputError(Problem(f"cannot read file: {reason}", Location(file, 0, 0))) from None
+    try:
+        with os.fdopen(fd, "rb") as stream:
+            if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+                raise InputError(Problem("not a regular file", Location(file, 0, 0),
+                                         "give the path of a file"))
+            return stream.read(max_bytes + 1)  # never read more than the cap
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise InputError(Problem(f"cannot read file: {reason}", Location(file, 0, 0))) from None
 
 
 def load_yaml_text(text: str, filename: str = "<string>", limits: Limits = DEFAULT_LIMITS) -> Document:
@@ -299,11 +318,17 @@ class _Loader(yaml.SafeLoader):
         self.limits = limits
         self.depth = 0
         self.aliases = 0
+        self.values = 0
         # (id(parent node), index or id(key node)) -> mark of the alias used there, so
         # that errors about expanded aliases point at the alias, not at its anchor.
         self.alias_marks: dict[tuple[int, int], Any] = {}
 
     def compose_node(self, parent, index):
+        self.values += 1
+        if self.values > self.limits.max_values:
+            raise _Abort(Problem(
+                f"too many values: more than {self.limits.max_values} in one file",
+                _loc(self.file, self.peek_event().start_mark), "split the data or make it smaller"))
         if self.check_event(AliasEvent):
             self.aliases += 1
             mark = self.peek_event().start_mark

@@ -22,7 +22,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .loader import Document, load_yaml
-from .problems import DefinitionError, Problem, close_matches, did_you_mean
+from .problems import DefinitionError, Location, Problem, close_matches, did_you_mean
 
 OPS = ("set", "add", "remove")
 
@@ -64,19 +64,19 @@ def _step(node, element):
     if isinstance(node, dict):
         if element in node:
             return element
-        if element.lstrip("-").isdigit() and int(element) in node:
+        if element.lstrip("-").isascii() and element.lstrip("-").isdigit() and int(element) in node:
             return int(element)
         for k in node:
             if isinstance(k, str) and "(" in k and k.split("(", 1)[0].strip() == element.split("(", 1)[0].strip():
                 return k
         return None
-    if isinstance(node, list) and element.isdigit() and int(element) < len(node):
+    if isinstance(node, list) and element.isascii() and element.isdigit() and int(element) < len(node):
         return int(element)
     return None
 
 
 def _new_key(node, element):
-    return int(element) if isinstance(node, dict) and element.isdigit() and all(
+    return int(element) if isinstance(node, dict) and element.isascii() and element.isdigit() and all(
         isinstance(k, int) for k in node) and node else element
 
 
@@ -89,7 +89,11 @@ def apply_overlays(d, files):
             d.problems.extend(ex.problems)
             continue
         d.problems.extend(problems)
-        if not isinstance(doc.data, dict):
+        if not isinstance(doc.data, dict) or "overlay" not in doc.data:
+            if not problems:  # an empty file, or one without its header: never silently nothing
+                d.problems.append(Problem("an overlay starts with `overlay: {base: GAME}` and changes something "
+                                          "with set, add or remove", doc.where(()) if doc.data is not None
+                                          else Location(doc.file, 1, 1)))
             continue
         # A mistake in the header does not hide the others: every path is still checked.
         head = doc.data.get("overlay") if isinstance(doc.data.get("overlay"), dict) else {}
@@ -100,6 +104,7 @@ def apply_overlays(d, files):
                                       doc.where(("overlay", "base"))))
             continue
         d.overlays.append(doc)
+        d.problems.extend(scenario_files(doc)[1])
         for path_text, value in _mapping(doc.data.get("set")).items():
             _set(d, doc, path_text, value, adding=False)
         for path_text, value in _mapping(doc.data.get("add")).items():
@@ -109,6 +114,39 @@ def apply_overlays(d, files):
             _remove(d, doc, path_text, i)
     if d.overlays:
         _check_merged(d)
+
+
+def scenario_files(doc) -> tuple[list[Path], list[Problem]]:
+    """The scenario files an overlay's `scenarios` names, and the problems of its entries. Each entry is
+    a path relative to the overlay's folder that stays inside it (no `..` out, no absolute path, no link
+    out), naming a regular `.yaml` file or a folder of them."""
+    head = doc.data.get("overlay") if isinstance(doc.data, dict) else None
+    entries = head.get("scenarios") if isinstance(head, dict) else None
+    files, problems = [], []
+    if not isinstance(entries, list):
+        return files, problems
+    base = Path(doc.file).parent.resolve()
+
+    def inside(p: Path) -> bool:
+        try:
+            return p.resolve().is_relative_to(base)
+        except (OSError, RuntimeError):
+            return False
+    for i, entry in enumerate(entries):
+        if not isinstance(entry, str):
+            continue  # the schema reports it
+        where = doc.where(("overlay", "scenarios", i))
+        p = base / entry
+        if Path(entry).is_absolute() or not inside(p):
+            problems.append(Problem(f"scenario path '{entry}' leaves the overlay's folder", where,
+                                    "name a file or folder beside the overlay, e.g. scenarios/"))
+        elif p.is_dir():
+            files.extend(f for f in sorted(p.glob("*.yaml")) if inside(f) and f.is_file())
+        elif p.is_file() and p.suffix == ".yaml":
+            files.append(p)
+        else:
+            problems.append(Problem(f"scenario path '{entry}' is not a .yaml file or a folder", where))
+    return files, problems
 
 
 def _mapping(v):
@@ -165,6 +203,14 @@ def _set(d, doc, path_text, value, adding):
                                       else None))
             return
     if key is None:
+        if isinstance(parent, list):  # only add into a list here; a list grows only at its end: `add` to path.N
+            if not (last.isascii() and last.isdigit() and int(last) == len(parent)):
+                d.problems.append(Problem(f"'{path_text}': a list takes a new item at its end, index {len(parent)}",
+                                          doc.key_where(op_path)))
+                return
+            parent.append(value)
+            d._origin[real + (len(parent) - 1,)] = (doc, op_path)
+            return
         key = _new_key(parent, last)
     if isinstance(parent, list):
         parent[key] = value
@@ -191,11 +237,15 @@ def _remove(d, doc, path_text, i):
         return
     parent, real, last = hit
     key = _step(parent, last)
+    if not real:  # a whole section: the schema names the mistake; removing it would leave no section at all
+        return
     if key is None:
         d.problems.append(Problem(f"'{path_text}' does not exist in the base game", doc.where(op_path),
                                   did_you_mean(last, [str(k) for k in parent]) if isinstance(parent, dict) else None))
         return
     del parent[key]
+    # What the removed entry leaves missing is the overlay's doing: locate it at the removal.
+    d._origin[real + (key,)] = (doc, op_path)
 
 
 class _MergedView:
@@ -244,3 +294,42 @@ def diff(base, variant, prefix=()):
     if base != variant:
         out.append((prefix, base, variant))
     return out
+
+
+def blame_overlays(d, problems: list) -> list:
+    """Problems of a game with overlays, with those the base game alone does not have located in the overlay
+    that caused them: at the change whose path names something on the reported line (else the last
+    overlay's first change), the base file's place kept in the message."""
+    from .game import Game
+    from .model import load_definition
+    try:
+        Game(load_definition(d.root, []))
+        base: set = set()
+    except DefinitionError as ex:
+        base = {str(p) for p in ex.problems}
+    except Exception:  # the base game cannot be judged alone: keep the problems as they are
+        return problems
+    files = {doc.file for doc in d.overlays}
+    changes = [(doc, op, str(path)) for doc in d.overlays for op in OPS
+               for path in (_mapping(doc.data.get(op)) if op != "remove" else
+                            {p: None for p in (doc.data.get("remove") or []) if isinstance(p, str)})]
+    out = []
+    for p in problems:
+        loc = p.location
+        if loc is None or loc.file in files or str(p) in base or loc.line <= 0 or not changes:
+            out.append(p)
+            continue
+        line = _line_of(d, loc)
+        doc, op, path = next(((doc, op, path) for doc, op, path in changes
+                              if any(len(e) > 2 and e in line for e in split_path(path))), changes[-1])
+        at = doc.key_where((op, path)) if op != "remove" else doc.where(("remove", doc.data["remove"].index(path)))
+        out.append(Problem(f"{p.message} (at {loc}, after the overlay's change of {path})", at, p.hint, p.severity))
+    return out
+
+
+def _line_of(d, loc) -> str:
+    for doc in d.docs:
+        if doc.file == loc.file:
+            lines = doc.text.split("\n")
+            return lines[loc.line - 1] if 0 < loc.line <= len(lines) else ""
+    return ""

@@ -21,6 +21,17 @@ class GameTooLong(Exception):
     """A game did not end within its decision limit."""
 
 
+def as_game(game):
+    """A loaded game from a game (returned as it is), a name under gamedefs/ or a directory; TypeError with
+    a message for anything else (a DefinitionError propagates for a game that does not load)."""
+    if isinstance(game, (str, bytes)) or hasattr(game, "__fspath__"):
+        from .game import load_game
+        return load_game(game.decode() if isinstance(game, bytes) else game)
+    if hasattr(game, "new_game"):
+        return game
+    raise TypeError(f"expected a game (from load_game) or a game's name or directory, not {type(game).__name__}")
+
+
 def seat_bots(bots: str | Sequence[str | Bot], players: int, seed: Any) -> list[Bot]:
     """One bot per seat: a name for every seat, or a list of names or Bot objects (one per seat)."""
     if isinstance(bots, str):
@@ -69,6 +80,7 @@ def play_game(
     if given, is called with {"seat", "action", "log": [messages produced by the action]} after each
     decision. Raises GameTooLong past `max_decisions`; errors of the engine propagate.
     """
+    game = as_game(game)
     seat_bot = seat_bots(bots, players, seed)
     state = new_game(game, players, seed, options, log)
     legal_actions = action_lister(game)

@@ -122,6 +122,8 @@ class Runner:
                 s = self.when(s, step, i, res)
                 if s is None:
                     return res
+            if not checks_of(entry):
+                raise ScenarioError("it checks nothing: give `then` expectations or `{illegal: ...}` steps")
             self.then(s, entry.get("then") or {}, res, "then")
             for trig in s.ends:  # for the verifier's coverage: this ending was reached
                 g.fired[("end", trig)] = g.fired.get(("end", trig), 0) + 1
@@ -411,6 +413,10 @@ class Runner:
         if unknown:
             raise ScenarioError(f"action {name} has no argument {', '.join(sorted(unknown))} "
                                 f"(its arguments: {', '.join(known[name]) or 'none'})")
+        for k, v in want.items():
+            problem = argument_problem(g, name, k, v, s.n)
+            if problem:
+                raise ScenarioError(f"'{text}': {problem}")
         for a in acts:
             if a["action"] != name or set(a["args"]) != set(want):
                 continue
@@ -423,7 +429,7 @@ class Runner:
             return True
         if isinstance(actual, int) and 0 <= actual < len(s.types) and s.types[actual] == wanted:
             return True
-        if wanted.startswith("p") and wanted[1:].isdigit() and actual == int(wanted[1:]) - 1:
+        if wanted.startswith("p") and wanted[1:].isascii() and wanted[1:].isdigit() and actual == int(wanted[1:]) - 1:
             return True
         return False
 
@@ -441,11 +447,13 @@ class Runner:
                                             f"; legal now: {', '.join(sorted(ids)) or 'nothing'}")
             elif key == "to_move":
                 cur = g.current_player(s)
-                if (cur + 1 if cur is not None else None) != expected:
+                if not same(cur + 1 if cur is not None else None, expected):
                     res.failures.append(f"{where}: player {expected} should be to move, "
                                         f"got {cur + 1 if cur is not None else 'nobody'}")
             elif key == "over":
-                if g.is_over(s) != bool(expected):
+                if type(expected) is not bool:
+                    raise ScenarioError(f"{where}: over: is true or false, not {expected!r}")
+                if g.is_over(s) != expected:
                     res.failures.append(f"{where}: the game should {'' if expected else 'not '}be over")
             elif key == "ends":
                 if list(s.ends) != list(expected):
@@ -459,7 +467,7 @@ class Runner:
                     for item, value in items.items():
                         if item not in bd[pl]:
                             res.failures.append(f"{where}: no scoring item '{item}'" + _hint(item, bd[pl]))
-                        elif bd[pl][item] != value:
+                        elif not same(bd[pl][item], value):
                             res.failures.append(f"{where}: score of p{pl + 1} for {item}: expected {value}, "
                                                 f"got {bd[pl][item]}")
             elif key == "total":
@@ -470,7 +478,7 @@ class Runner:
                         res.failures.append(f"{where}: total score of p{pl + 1}: expected {value}, got {scores[pl]}")
             elif key == "winners":
                 got = [p + 1 for p in g.outcome(s)["winners"]]
-                if got != list(expected):
+                if not same(got, list(expected) if isinstance(expected, list) else expected):
                     res.failures.append(f"{where}: winners: expected {expected}, got {got}")
             else:
                 try:
@@ -483,7 +491,7 @@ class Runner:
                 except (RuleError, TypeError, KeyError, IndexError) as ex:
                     res.failures.append(f"{where}: '{key}' failed: {ex}")
                     continue
-                if got != expected:
+                if not same(got, expected):
                     res.failures.append(f"{where}: {key}: expected {expected!r}, got {got!r}")
 
     def compile(self, text, n):
@@ -494,6 +502,47 @@ class Runner:
             sc.names[f"p{i + 1}"] = ("macro", const(i, "player"))
         x = self.game.world.compiler.expr(parse_expr(text), sc)
         return x.f, u.n
+
+
+def same(got, expected) -> bool:
+    """Equal with types: `true` is not `1` (YAML's true would otherwise equal a count of 1)."""
+    if isinstance(got, (list, tuple)) and isinstance(expected, (list, tuple)):
+        return len(got) == len(expected) and all(same(a, b) for a, b in zip(got, expected))
+    if isinstance(got, dict) and isinstance(expected, dict):
+        return set(got) == set(expected) and all(same(got[k], expected[k]) for k in got)
+    if isinstance(got, bool) or isinstance(expected, bool):
+        return type(got) is type(expected) and got == expected
+    return got == expected
+
+
+def checks_of(entry) -> int:
+    """How many checks a scenario makes: `then` keys, and `illegal` or `then` steps in `when`."""
+    then = entry.get("then")
+    n = len(then) if isinstance(then, dict) else 0
+    for step in entry.get("when") or []:
+        if isinstance(step, dict) and ("illegal" in step or "then" in step):
+            n += 1
+    return n
+
+
+def argument_problem(game, action, arg, value: str, n: int) -> str | None:
+    """Why `value` can never be argument `arg` of `action` (a misspelt kind value or type), or None."""
+    acts = [a for st in game.steps.values() for a in st.actions if a.name == action]
+    types = {t for a in acts for p, t in zip(a.pnames, getattr(a, "ptypes", ())) if p == arg}
+    w = game.world
+    text = value.strip()
+    if text.lstrip("-").isascii() and text.lstrip("-").isdigit():
+        ok = not types or types & {"int", "piece", "player", "any"}
+    elif text.startswith("p") and text[1:].isascii() and text[1:].isdigit():
+        ok = (not types or types & {"player", "any"}) and 1 <= int(text[1:]) <= n
+    elif text in w.types:
+        ok = not types or types & {"piece", "str", "any"}
+    elif text in w.all_strings or text in ("true", "false", "none"):
+        ok = not types or types & {"str", "any", "bool", "none"}
+    else:
+        return (f"{text!r} is not a value of argument {arg} (a kind value, a component type, a piece id or pN)"
+                + _hint(text, w.all_strings))
+    return None if ok else f"{text!r} cannot be argument {arg}, which takes a {' or '.join(sorted(types))}"
 
 
 def _hint(name, names):

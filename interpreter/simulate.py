@@ -2,6 +2,9 @@
 
     summary = simulate(game, players=4, games=100, seed=1, bot="greedy", jobs=2)
 
+`game` is a loaded game or a game's name or directory (loaded once). Seats are 0-based indices here, as in
+the Game API (`winners`, lists per seat); what people read numbers them from 1 (seat index 0 is "Player 1").
+
 Game `i` of a simulation is seeded `seed + i`, so any single game of it can be played again alone with
 `playout.play_game`; the games run serially, on local processes or on a Dask cluster (`parallel`) with
 the same summary.
@@ -13,7 +16,7 @@ import time
 from typing import Any, Callable, Sequence
 
 from .parallel import play_many
-from .playout import MAX_DECISIONS
+from .playout import MAX_DECISIONS, as_game
 
 
 def text(message: Any, lang: str = "en") -> str:
@@ -61,6 +64,7 @@ def simulate(
     action ids (to save it). `jobs` local processes, or the Dask scheduler at `dask`, play the games;
     the summary is the same as a serial run's.
     """
+    game = as_game(game)  # once, before the games: a wrong argument is one error, not one per game
     started = time.perf_counter()
     decisions: list[int] = []
     scores: list[list[int]] = [[] for _ in range(players)]

@@ -156,17 +156,27 @@ def from_json(d: dict, layout: Layout, game_id: str) -> State:
     try:
         if d.get("game") != game_id:
             raise StateFormatError(f"state is of game {d.get('game')!r}, not {game_id!r}")
+        _exact_keys(d, _KEYS, "the state")
+        _exact_keys(d["vars"], layout.gvars, "vars")
+        _exact_keys(d["zones"], layout.gzones, "zones")
+        _exact_keys(d["pieces"], ("types", "fields"), "pieces")
+        _exact_keys(d["pieces"]["fields"], layout.fields, "pieces.fields")
+        for i, (row, zrow) in enumerate(zip(d["player_vars"], d["player_zones"])):
+            _exact_keys(row, layout.pvars, f"player_vars[{i}]")
+            _exact_keys(zrow, layout.pzones, f"player_zones[{i}]")
         s = State.__new__(State)
-        s.n = int(d["players"])
+        s.n = _int(d["players"], "players")
+        if not isinstance(d["options"], dict) or not isinstance(d["ends"], list):
+            raise StateFormatError("options must be a mapping and ends a list")
         s.opts = dict(d["options"])
-        s.rng = int(d["rng"])
-        s.decisions = int(d.get("decisions", 0))
-        s.ends = [str(x) for x in d.get("ends", [])]
+        s.rng = _int(d["rng"], "rng")
+        s.decisions = _int(d["decisions"], "decisions")
+        s.ends = list(d["ends"])
         vars_ = d["vars"]
         s.g = [_load(vars_[k]) for k in layout.gvars]
         s.p = [[_load(row[k]) for k in layout.pvars] for row in d["player_vars"]]
-        if len(s.p) != s.n:
-            raise StateFormatError("player_vars must have one entry per player")
+        if len(s.p) != s.n or len(d["player_zones"]) != s.n:
+            raise StateFormatError("player_vars and player_zones must have one entry per player")
         zones = [list(d["zones"][k]) for k in layout.gzones]
         for pl in range(s.n):
             row = d["player_zones"][pl]
@@ -192,6 +202,26 @@ def from_json(d: dict, layout: Layout, game_id: str) -> State:
         raise StateFormatError(f"not a state of {game_id}: {type(ex).__name__}: {ex}") from None
 
 
+_KEYS = ("game", "players", "options", "rng", "decisions", "ends", "vars", "player_vars", "zones", "player_zones",
+         "pieces", "flow")
+
+
+def _int(v, what):
+    if type(v) is not int:
+        raise StateFormatError(f"{what} must be a whole number, not {v!r:.40}")
+    return v
+
+
+def _exact_keys(d, keys, what):
+    """Refuse a mapping whose keys are not exactly `keys` (a key added or lost is an edited state)."""
+    if not isinstance(d, dict):
+        raise StateFormatError(f"{what} must be a mapping")
+    if set(d) != set(keys):
+        extra, missing = sorted(map(str, set(d) - set(keys))), sorted(map(str, set(keys) - set(d)))
+        raise StateFormatError(f"{what}: " + "; ".join(
+            ([f"unknown {', '.join(extra)}"] if extra else []) + ([f"missing {', '.join(missing)}"] if missing else [])))
+
+
 def _load(v):
     if isinstance(v, dict):
         return dict(v)
@@ -201,5 +231,7 @@ def _load(v):
 def _frame(f):
     f = list(f)
     if f[2] is not None:
+        if not isinstance(f[2], list) or not all(v is None or type(v) in (int, str, bool) for v in f[2]):
+            raise StateFormatError(f"flow frame {f!r}: event arguments are a list of plain values")
         f[2] = tuple(f[2])
     return f

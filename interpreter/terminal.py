@@ -200,7 +200,7 @@ class TerminalTable:
                         self.out(say("saved", lang, path=path))
                     except OSError as exc:
                         self.out(say("not_saved", lang, why=exc.strerror or exc))
-            elif reply.isdigit() and int(reply) in by_number:
+            elif reply.isascii() and reply.isdigit() and int(reply) in by_number:  # not "²"
                 return by_number[int(reply)]
             else:
                 self.out(say("bad_reply", lang))

@@ -26,6 +26,7 @@ from .game import Game, load_game, find_game
 from .invariants import action_leaks, check_state, hidden_leaks, resource_totals
 from .secrecy import elimination_leaks, hides_choices, sealed_leaks
 from .lint import lint, summary
+from .overlay import scenario_files
 from .problems import DefinitionError
 from .scenario import run_game_scenarios
 
@@ -135,11 +136,7 @@ def variant_scenarios(game):
     for doc in game.definition.overlays:
         head = doc.data.get("overlay") or {}
         if head.get("scenarios"):
-            files = []
-            base = Path(doc.file).parent
-            for entry in head["scenarios"]:
-                p = base / entry
-                files.extend(sorted(p.glob("*.yaml")) if p.is_dir() else [p])
+            files = scenario_files(doc)[0]  # confined to the overlay's folder (see overlay.scenario_files)
     return files
 
 

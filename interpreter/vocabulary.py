@@ -8,7 +8,7 @@ refused in conditions), and how to build the compiled closure from the compiled 
 from __future__ import annotations
 
 from . import rng
-from .compiler import NOCONST, CompileError, RuleError, X, elem_type
+from .compiler import NOCONST, CompileError, RuleError, X, charge, elem_type
 
 
 class Fn:
@@ -249,6 +249,7 @@ def _clamp(c, a, node):
 @fn("random", 1, effect=True)
 def _random(c, a, node):
     """random(n): a uniform integer 0..n-1 from the game's generator."""
+    _want(a[0], ("int",), "random(n)", node)
     f = a[0].f
 
     def r(s, e):
@@ -349,10 +350,11 @@ def _ended(c, a, node):
 
 # ------------------------------------------------------------------ aggregates over generators
 def _iter(coll):
+    """The items of a collection, counted against the loop budget (see compiler.charge)."""
     cf = coll.f
     if coll.t == "zone":
-        return lambda s, e: s.zones[cf(s, e)]
-    return cf
+        return lambda s, e: charge(s, s.zones[cf(s, e)])
+    return lambda s, e: charge(s, cf(s, e))
 
 
 def _agg_sum(coll, slot, el, cond, node):

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from .compiler import NOCONST, CompileError, Compiler, RuleError, Scope, Unit, _value_type
 from .dsl import DslSyntaxError, parse_expr, parse_stmts
+from .limits import LOOP_BUDGET, text_over_limit
+from .static_checks import option_problems, table_problems
 from .problems import Problem, did_you_mean
 from .state import Layout
 
 VAR_TYPES = {"int", "bool", "player", "piece", "str"}
-STEP_BUDGET = 100_000
+STEP_BUDGET = LOOP_BUDGET
 # Keys of what a menu computes once (s.pcache): private objects, so no name of a game can collide with them.
 _NEIGHBORS, _REGION, _MODIFIERS, _BY_TYPE = object(), object(), object(), object()
 
@@ -59,8 +61,13 @@ class World:
         # A malformed list is a schema problem (already reported): carry on to find the other problems.
         self.player_counts = [n for n in counts if type(n) is int] if isinstance(counts, list) else []
         self.counts_known = bool(self.player_counts)
+        if not self.counts_known and counts is None and isinstance(d["game"], dict) and d.docs:
+            self.error("the game does not say how many players it takes", ("game", "players"),
+                       "add players: [2, 3, 4] (every supported count) under game:")
         self.player_counts = self.player_counts or [2]
         self.options = {k: (v if isinstance(v, dict) else {"default": v}) for k, v in d["options"].items()}
+        for message, path, hint in option_problems(self.options):
+            self.error(message, path, hint)
         self._kinds()
         self._tables()
         self._components()
@@ -132,13 +139,19 @@ class World:
         for name, raw in self.d["tables"].items():
             v = unwrap(raw)
             by_players = isinstance(v, dict) and set(v) == {"by_players"}
-            if by_players:
+            if by_players and not (isinstance(v["by_players"], dict) and all(type(k) is int for k in v["by_players"])):
+                self.error(f"table '{name}': by_players maps each player count (a number) to a value",
+                           ("tables", name))
+                v, by_players = {}, True
+            elif by_players:
                 v = {int(k): unwrap(x) for k, x in v["by_players"].items()}
                 missing = [n for n in self.player_counts if n not in v] if self.counts_known else []
                 if missing:
                     self.error(f"table '{name}' has no entry for {', '.join(map(str, missing))} players",
                                ("tables", name), "a by_players table lists every supported player count")
             self.tables[name] = (v, by_players)
+        for message, path in table_problems(self.d["tables"]):
+            self.error(message, path)
 
     def count_value(self, v, path):
         """A component count: int, by_players table, table name or expression; returns a function of n."""
@@ -151,6 +164,9 @@ class World:
         if isinstance(v, int):
             return lambda n, v=v: v
         if isinstance(v, dict) and "by_players" in v:
+            if not (isinstance(v["by_players"], dict) and all(type(k) is int for k in v["by_players"])):
+                self.error("by_players maps each player count (a number) to a count", path)
+                return lambda n: 0
             tab = {int(k): unwrap(x) for k, x in v["by_players"].items()}
             missing = [n for n in self.player_counts if n not in tab] if self.counts_known else []
             if missing:
@@ -400,6 +416,10 @@ class World:
             return None
         unit = unit or Unit(player=False)
         scope = scope or Scope(unit)
+        too_long = text_over_limit(text)
+        if too_long:
+            self.error(too_long, path)
+            return None
         try:
             x = self.compiler.expr(parse_expr(text), scope)
         except DslSyntaxError as ex:
@@ -408,6 +428,10 @@ class World:
         except CompileError as ex:
             if not getattr(ex, "reported", False):  # a def's mistake is reported at the def
                 self.error(ex.message, path, ex.hint, line=ex.line, col=ex.col)
+            return None
+        except (RecursionError, SyntaxError, MemoryError) as ex:  # CPython's own limits on generated code
+            self.error(f"this expression is too large or too deep to compile ({type(ex).__name__}): "
+                       "the nesting limit", path)
             return None
         if want == "bool" and x.t not in ("bool", "any", "int", "piece", "player", "str", "none"):
             self.error(f"expected a condition, got a {x.t}", path)
@@ -421,6 +445,10 @@ class World:
             return None
         scope = scope or Scope(unit)
         d = self.d
+        too_long = text_over_limit(text)
+        if too_long:
+            self.error(too_long, path)
+            return None
 
         def where(line, col):
             return str(d.locate(path, line, col) or ".".join(map(str, path)))
@@ -435,8 +463,11 @@ class World:
         except DslSyntaxError as ex:
             self.error(ex.message, path, line=ex.line, col=ex.col)
         except CompileError as ex:
-            if not getattr(ex, "reported", False):
+            if not getattr(ex, "reported", False):  # a def's mistake is reported at the def
                 self.error(ex.message, path, ex.hint, line=ex.line, col=ex.col)
+        except (RecursionError, SyntaxError, MemoryError) as ex:  # CPython's own limits on generated code
+            self.error(f"these statements are too large or too deep to compile ({type(ex).__name__}): "
+                       "the nesting limit", path)
         return None
 
     # ------------------------------------------------------------ parameters and activity
@@ -726,6 +757,13 @@ class World:
                 continue
             x = self.compile_expr(cap, ("zones", scope, name, "capacity"))
             if x is None:
+                continue
+            if x.t not in ("int", "any") or x.c is not NOCONST and (type(x.c) is not int or x.c < 0):
+                # A capacity naming a table is wrong where the table's value was written (an overlay's line).
+                at = ("tables", cap) if isinstance(cap, str) and cap in self.tables else ("zones", scope, name,
+                                                                                            "capacity")
+                self.error(f"a capacity is a whole number, at least 0, not a {x.t}"
+                           + (f" ({x.c!r})" if x.c is not NOCONST else ""), at)
                 continue
             value = x.c if x.c is not NOCONST else x.f
             if scope == "global":

@@ -54,7 +54,7 @@ def test_an_unknown_function_has_a_did_you_mean(tmp_path):
 
 def test_a_number_is_not_a_kind_value(tmp_path):
     assert problems(tmp_path, effect="price[6] += 1") == ["a map's keys are the values of its kind, not a int"]
-    assert problems(tmp_path, cond="apple == 1") == ["this compares a str with a int: they are never equal"]
+    assert problems(tmp_path, cond="apple == 1") == ["a str is never equal to an int: compare values of one type"]
 
 
 def test_a_text_is_not_a_number(tmp_path):

@@ -41,11 +41,23 @@ def transcript(name, players, seed):
             "ends": out["ends"], "final_state_sha256": hashlib.sha256(state.encode()).hexdigest()}
 
 
+def regenerate(env) -> bool:
+    """Write the goldens again only when asked exactly (`MEEPLE_REGEN_GOLDEN=1`), and never in CI."""
+    return env.get("MEEPLE_REGEN_GOLDEN") == "1" and not env.get("CI")
+
+
+def test_goldens_are_regenerated_only_by_an_explicit_1_outside_ci():
+    assert regenerate({"MEEPLE_REGEN_GOLDEN": "1"})
+    for env in ({}, {"MEEPLE_REGEN_GOLDEN": "0"}, {"MEEPLE_REGEN_GOLDEN": "yes"}, {"MEEPLE_REGEN_GOLDEN": ""},
+                {"MEEPLE_REGEN_GOLDEN": "1", "CI": "true"}):
+        assert not regenerate(env), env
+
+
 @pytest.mark.parametrize("name,players,seed", CASES, ids=[f"{n}-{p}p-{s}" for n, p, s in CASES])
 def test_a_seeded_game_plays_exactly_as_on_file(name, players, seed):
     path = GOLDEN / f"{name}-{players}p-seed{seed}.json"
     got = transcript(name, players, seed)
-    if os.environ.get("MEEPLE_REGEN_GOLDEN"):
+    if regenerate(os.environ):
         path.write_text(json.dumps(got, indent=1) + "\n", encoding="utf-8")
     want = json.loads(path.read_text(encoding="utf-8"))
     for i, (a, b) in enumerate(zip(want["actions"], got["actions"])):
