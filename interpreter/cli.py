@@ -641,6 +641,8 @@ def cmd_verify(args) -> int:
     target = resolve_game(args.game)
     if args.games < 0:
         raise UsageError("--games must be 0 or more")
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
     variant = variant_files(args.variant)
     game_module, DefinitionError = engine()
     bar = None
@@ -659,7 +661,7 @@ def cmd_verify(args) -> int:
         try:
             rep = verify(target, games=args.games, seed=args.seed, progress=progress,
                          players=set(args.players) if args.players else None, variant=variant or None,
-                         alternatives=args.alternatives)
+                         alternatives=args.alternatives, jobs=args.jobs or default_jobs())
         except DefinitionError as exc:  # the game directory cannot be read at all
             for problem in exc.problems:
                 err(str(problem))
@@ -967,6 +969,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--alternatives", action="store_true",
                    help="also run the scenarios and random play under every reading of every disputed rule, "
                         "and name the scenarios that tell the readings apart")
+    p.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
+                   help="play the random games on N local processes (default: all cores; the report is "
+                        "that of a serial run)")
     p.set_defaults(func=cmd_verify)
 
     p = sub.add_parser(

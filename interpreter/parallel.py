@@ -116,14 +116,30 @@ def _play_batch_local(args) -> list[dict]:
 
 
 def _local_batches(game, seeds, task, jobs):
+    yield from map_local(game, _play_batch_local, [(batch, task) for batch in _split(seeds, jobs)], jobs)
+
+
+def map_local(game, fn: Callable, work: list, jobs: int):
+    """`fn(item)` for every item of `work` on `jobs` local processes, yielded in the order of `work`.
+    `fn` is a module-level function (it is sent by name); in it, `worker_game()` is `game`: inherited
+    by fork, or loaded again from `game.origin` where the platform cannot fork."""
     methods = multiprocessing.get_all_start_methods()
     if "fork" in methods:
         ctx, init = multiprocessing.get_context("fork"), game
     else:
         ctx, init = multiprocessing.get_context("spawn"), _origin(game)
-    work = [(batch, task) for batch in _split(seeds, jobs)]
-    with ctx.Pool(processes=min(jobs, len(work)), initializer=_init_local, initargs=(init,)) as pool:
-        yield from pool.imap(_play_batch_local, work)
+    with ctx.Pool(processes=max(1, min(jobs, len(work))), initializer=_init_local, initargs=(init,)) as pool:
+        yield from pool.imap(fn, work)
+
+
+def worker_game():
+    """The game a local worker of `map_local` plays."""
+    return _worker_game
+
+
+def split(items: list, jobs: int) -> list[list]:
+    """`items` in consecutive batches, about BATCH_TARGET per worker."""
+    return _split(items, jobs)
 
 
 # ----------------------------------------------------------------------------------------- Dask

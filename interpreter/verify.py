@@ -27,6 +27,7 @@ from .invariants import action_leaks, check_state, hidden_leaks, resource_totals
 from .secrecy import elimination_leaks, hides_choices, sealed_leaks
 from .lint import lint, summary
 from .overlay import scenario_files
+from .parallel import map_local, split, worker_game
 from .problems import DefinitionError
 from .scenario import run_game_scenarios
 
@@ -71,11 +72,11 @@ class Report:
 
 
 def verify(name_or_path, games: int = 100, seed: int = 1, progress=None, players=None, variant=None,
-           alternatives: bool = False) -> Report:
+           alternatives: bool = False, jobs: int = 1) -> Report:
     """Check one game (with overlay files `variant` applied): definition, scenarios, lint, random play
     with coverage, the disputed rules. Under a variant that names its own `scenarios`, those replace the
     base game's. With `alternatives`, the scenarios and random play also run under every reading of every
-    disputed rule (alternatives.py)."""
+    disputed rule (alternatives.py). Random play runs on `jobs` local processes with the same report."""
     root = find_game(name_or_path)
     report = Report(root.name)
     t0 = time.perf_counter()
@@ -99,13 +100,13 @@ def verify(name_or_path, games: int = 100, seed: int = 1, progress=None, players
     game.world.mod_fired.clear()
     game.world.active_fired.clear()
     counts = [n for n in game.player_counts if players is None or n in players]
-    random_play(game, counts, games, seed, report, progress)
+    random_play(game, counts, games, seed, report, progress, jobs=jobs)
     if report.coverage:
         mark_scenario_coverage(report.coverage, scenario_fired)
     if alternatives and not report.scenario_error:
         def play(options):
             sub = Report(game.id)
-            random_play(game, counts, games, seed, sub, progress, options=options)
+            random_play(game, counts, games, seed, sub, progress, options=options, jobs=jobs)
             return sub.play, sub.violations
 
         report.alternatives = run_alternatives(game, root, variant_scenarios(game), play,
@@ -153,49 +154,94 @@ def moved_types(game, s) -> set:
     return out
 
 
-def random_play(game: Game, counts, games, seed, report, progress=None, options=None):
+def random_play(game: Game, counts, games, seed, report, progress=None, options=None, jobs: int = 1):
+    """`games` seeded random games per player count in `counts`, checked; fills `report.play`,
+    `report.violations` and `report.coverage`. With `jobs` > 1 the games run on that many local processes,
+    each batch returning its games' results and its coverage counters, merged in seed order: the report
+    is exactly that of a serial run."""
+    work = [(n, g, seed, options) for n in counts for g in range(games)]
+    if jobs > 1 and len(work) > 1:
+        results = _parallel_results(game, work, jobs)
+    else:
+        results = (play_one(game, *item) for item in work)
     ends_fired: dict = {}
     scored: dict = {}
     used: dict = {}
+    per_count = {n: {"lengths": [], "ends": {}, "winners": [0.0] * n, "completed": 0} for n in counts}
+    for res in results:
+        acc = per_count[res["n"]]
+        report.violations.extend(res["violations"])
+        if res["completed"]:
+            acc["completed"] += 1
+            acc["lengths"].append(res["length"])
+            key = ",".join(res["ends"]) or "(flow ended)"
+            acc["ends"][key] = acc["ends"].get(key, 0) + 1
+            for t in res["ends"]:
+                ends_fired[t] = ends_fired.get(t, 0) + 1
+            for t in res["moved"]:
+                used[t] = used.get(t, 0) + 1
+            for item in res["scored"]:
+                scored[item] = scored.get(item, 0) + 1
+            for w in res["winners"]:
+                acc["winners"][w] += 1 / len(res["winners"])
+        if progress:
+            progress(1)
     for n in counts:
-        lengths, ends, winners = [], {}, [0.0] * n
-        completed = 0
-        for g in range(games):
-            gseed = seed + g
-            try:
-                actions, s = play_checked(game, n, gseed, report, check_replay=g < REPLAYS_PER_COUNT,
-                                          options=options)
-            except Exception as ex:  # a rule failed at run time: that is a finding, not a crash
-                report.violations.append(f"{n} players, seed {gseed}: {type(ex).__name__}: {ex}")
-                if progress:
-                    progress(1)
-                continue
-            if s is not None and game.is_over(s):
-                completed += 1
-                lengths.append(len(actions))
-                key = ",".join(s.ends) or "(flow ended)"
-                ends[key] = ends.get(key, 0) + 1
-                for t in s.ends:
-                    ends_fired[t] = ends_fired.get(t, 0) + 1
-                for t in moved_types(game, s):
-                    used[t] = used.get(t, 0) + 1
-                out = game.outcome(s)
-                for row in out["breakdown"]:
-                    for item, v in row.items():
-                        if v:
-                            scored[item] = scored.get(item, 0) + 1
-                for w in out["winners"]:
-                    winners[w] += 1 / len(out["winners"])
-            if progress:
-                progress(1)
+        acc = per_count[n]
+        lengths, completed = acc["lengths"], acc["completed"]
         report.play[str(n)] = {
             "games": games, "completed": completed,
             "decisions": {"mean": round(statistics.mean(lengths), 1) if lengths else None,
                           "min": min(lengths) if lengths else None, "max": max(lengths) if lengths else None},
-            "ends": ends, "seat_wins": [round(x / max(1, completed), 3) for x in winners],
+            "ends": acc["ends"], "seat_wins": [round(x / max(1, completed), 3) for x in acc["winners"]],
         }
     report.coverage = coverage(game, ends_fired, scored, used,
                                sum(report.play[str(n)]["completed"] for n in counts))
+
+
+def play_one(game: Game, n: int, g: int, seed: int, options=None) -> dict:
+    """The `g`-th random game of verify's random play at `n` players, as a small result: its violations,
+    and when it completed its length, end triggers, moved component types, scored items and winners."""
+    gseed = seed + g
+    sink = Report(game.id)
+    res = {"n": n, "violations": sink.violations, "completed": False}
+    try:
+        actions, s = play_checked(game, n, gseed, sink, check_replay=g < REPLAYS_PER_COUNT, options=options)
+    except Exception as ex:  # a rule failed at run time: that is a finding, not a crash
+        sink.violations.append(f"{n} players, seed {gseed}: {type(ex).__name__}: {ex}")
+        return res
+    if s is not None and game.is_over(s):
+        out = game.outcome(s)
+        res.update(completed=True, length=len(actions), ends=list(s.ends), moved=sorted(moved_types(game, s)),
+                   scored=[item for row in out["breakdown"] for item, v in row.items() if v],
+                   winners=list(out["winners"]))
+    return res
+
+
+def _counters(game) -> tuple:
+    """The coverage counters random play adds to (copies)."""
+    return dict(game.fired), dict(game.world.mod_fired), dict(game.world.active_fired)
+
+
+def _play_batch(batch) -> tuple:
+    """A worker's batch: the games' results and what they added to the coverage counters."""
+    game = worker_game()
+    before = _counters(game)
+    results = [play_one(game, *item) for item in batch]
+    after = _counters(game)
+    deltas = tuple({k: v - b.get(k, 0) for k, v in a.items() if v != b.get(k, 0)} for b, a in zip(before, after))
+    return results, deltas
+
+
+def _parallel_results(game, work, jobs):
+    """The results of `work` played on `jobs` local processes, in order; each batch's coverage counters
+    are added to the caller's `game` as its batch comes in."""
+    targets = (game.fired, game.world.mod_fired, game.world.active_fired)
+    for results, deltas in map_local(game, _play_batch, split(work, jobs), jobs):
+        for target, delta in zip(targets, deltas):
+            for k, v in delta.items():
+                target[k] = target.get(k, 0) + v
+        yield from results
 
 
 def play_checked(game, n, seed, report, check_replay=False, options=None):

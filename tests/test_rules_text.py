@@ -21,7 +21,7 @@ from interpreter.vocabulary import AGGREGATES, FUNCTIONS
 from conftest import ROOT
 
 GOLDEN = ROOT / "tests" / "golden" / "rules"
-GAMES = ["puerto_rico", "castles_of_burgundy"]
+GAMES = ["puerto_rico", "castles_of_burgundy", "phoenicia", "la_granja_no_siesta"]
 
 
 @pytest.mark.parametrize("name", GAMES)

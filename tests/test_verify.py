@@ -44,6 +44,41 @@ scoring:
     assert any("resource coin is not conserved: 10 at setup, now 11" in v for v in rep.violations)
 
 
+def test_random_play_on_two_processes_gives_the_serial_report(tmp_path):
+    def report(path, jobs, **kw):
+        data = verify(path, games=6, jobs=jobs, **kw).to_json()
+        data.pop("load_ms")
+        return data
+
+    serial = report(ROOT / "examples/market_day", 1)
+    assert serial["coverage"]["actions"]["fired"] > 0 and serial["coverage"]["games"] == 18
+    assert report(ROOT / "examples/market_day", 2) == serial
+    # violations too come back in seed order, one batch's after the previous one's
+    (tmp_path / "g.yaml").write_text("""
+game: {id: leak, players: [2, 3]}
+resources:
+  coin: {}
+vars:
+  global:
+    bank: {init: 10, resource: coin}
+  player:
+    purse: {resource: coin}
+flow:
+  each_player: {step: s}
+steps:
+  s:
+    actions:
+      mint: {effect: "player.purse += 1"}
+      pass: {}
+scoring:
+  items:
+    purse: {expr: "player.purse"}
+""", encoding="utf-8")
+    serial = report(tmp_path, 1)
+    assert len(serial["violations"]) > 6
+    assert report(tmp_path, 2) == serial
+
+
 def test_cli_exit_codes_and_json(capsys):
     assert main(["verify", str(ROOT / "examples/market_day"), "--games", "2", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
