@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from . import playout
-from .bots import BOTS, make_bot, seat_seed
+from .bots import BOT_HELP, BOTS, BotSpecError, decide, make_bot, parse_bot_spec, seat_seed
 from .parallel import DASK_INSTALL, ParallelError, default_jobs
 from .simulate import MAX_DECISIONS, text
 
@@ -422,7 +422,11 @@ def parse_seats(specs: list[str] | None, players: int, default_bot: str,
         if not 1 <= seat <= players:
             raise UsageError(f"--seat {spec!r}: seats are numbered 1 to {players}")
         if kind not in allowed:
-            raise UsageError(f"--seat {spec!r}: KIND is one of {', '.join(allowed)}")
+            try:
+                parse_bot_spec(kind)
+            except BotSpecError as exc:
+                raise UsageError(f"--seat {spec!r}: KIND is one of {', '.join(allowed)}, or a bot spec "
+                                 f"such as mcts:ms=500 ({exc})") from None
         kinds[seat - 1] = kind
     return kinds
 
@@ -434,6 +438,15 @@ def write_record(path: str | None, actions: list[str]) -> None:
         Path(path).write_text("".join(a + "\n" for a in actions), encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def bot_spec(text: str) -> str:
+    """An argparse type: a bot spec (NAME or NAME:key=value,...), checked."""
+    try:
+        parse_bot_spec(text)
+    except BotSpecError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text.strip().lower()
 
 
 def cmd_play(args) -> int:
@@ -467,7 +480,7 @@ def cmd_play(args) -> int:
             if kinds[seat] == "human":
                 action = ask_human(game, state, seat, legal, lang)
             else:
-                action = bots[seat].choose(game, state, legal)
+                action = decide(bots[seat], game, state, legal)
             messages: list = []
             state = game.apply(state, action, log=messages)
             decisions += 1
@@ -795,6 +808,58 @@ def cmd_compare(args) -> int:
     return 1 if errors else 0
 
 
+# ---------------------------------------------------------------------------------------------- ladder
+
+def cmd_ladder(args) -> int:
+    from .ladder import ladder, ladder_text
+
+    game = load(args.game, variant=args.variant)
+    players = check_players(game, args.players)
+    options = parse_options(game, args.option)
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    bots = [b.strip().lower() for b in args.bots.split(";" if ";" in args.bots else ",") if b.strip()]
+    bots = _join_bot_options(bots)
+    for b in bots:
+        try:
+            parse_bot_spec(b)
+        except BotSpecError as exc:
+            raise UsageError(f"--bots: {exc}") from None
+    if len(set(bots)) < 2:
+        raise UsageError("--bots: name at least two different bots")
+    pairs = len(bots) * (len(bots) - 1) // 2
+    bar = None
+    progress = None
+    if sys.stderr.isatty() and not args.json:
+        from tqdm import tqdm
+
+        bar = tqdm(total=pairs * args.games, unit="game", file=sys.stderr, leave=False)
+        progress = lambda record: bar.update(1)  # noqa: E731
+    try:
+        result = ladder(game, players, args.games, bots, seed=args.seed, options=options, progress=progress,
+                        **scale(args))
+    finally:
+        if bar is not None:
+            bar.close()
+    if args.json:
+        out(json.dumps(result, indent=2, ensure_ascii=False))
+    else:
+        out(ladder_text(result, title(game)))
+    return 1 if any(p["errors"] for p in result["pairs"]) else 0
+
+
+def _join_bot_options(parts: list[str]) -> list[str]:
+    """`mcts:ms=200,c=1` split at commas comes back as one spec: a part with `=` but no `:` belongs to
+    the spec before it."""
+    out: list[str] = []
+    for part in parts:
+        if "=" in part and ":" not in part and out:
+            out[-1] += "," + part
+        else:
+            out.append(part)
+    return out
+
+
 def _version() -> str:
     try:
         from importlib.metadata import version
@@ -859,8 +924,10 @@ def build_parser() -> argparse.ArgumentParser:
                     "v view your state, q quit). Ends with the scores, their breakdown and the winners.")
     game_args(p, None, "the game's seed (default: a random one, printed)")
     p.add_argument("--seat", action="append", metavar="SEAT=KIND",
-                   help=f"who plays a seat (repeatable), KIND one of {', '.join(SEAT_KINDS)}; e.g. 1=human")
-    p.add_argument("--bot", choices=sorted(BOTS), default="random", help="the bot of the other seats")
+                   help="who plays a seat (repeatable), KIND human or a bot spec as for --bot; e.g. 1=human, "
+                        "2=mcts:ms=500")
+    p.add_argument("--bot", type=bot_spec, default="random", metavar="BOT",
+                   help=f"the bot of the other seats (default random): {BOT_HELP}")
     p.add_argument("--lang", choices=("en", "zh"), default="en", help="language of labels and narration")
     p.add_argument("--quiet", "-q", action="store_true", help="no narration of bot turns")
     p.add_argument("--record", metavar="FILE", help="write the ids of the actions played, one per line "
@@ -875,9 +942,11 @@ def build_parser() -> argparse.ArgumentParser:
                     "Exit 1 if a game raised.")
     game_args(p)
     p.add_argument("--games", "-k", "-n", type=int, required=True, metavar="K", help="number of games")
-    p.add_argument("--bot", choices=sorted(BOTS), default="random", help="the bot of every seat")
+    p.add_argument("--bot", type=bot_spec, default="random", metavar="BOT",
+                   help=f"the bot of every seat (default random): {BOT_HELP}")
     p.add_argument("--seat", action="append", metavar="SEAT=BOT",
-                   help=f"another bot at one seat (repeatable), BOT one of {', '.join(BOTS)}; e.g. 1=greedy")
+                   help="another bot at one seat (repeatable), BOT a bot spec as for --bot; e.g. 1=greedy, "
+                        "2=mcts:ms=500")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     scale_args(p)
     p.set_defaults(func=cmd_simulate)
@@ -957,13 +1026,30 @@ def build_parser() -> argparse.ArgumentParser:
                     "raised (listed with its seed).")
     game_args(p, variant_required=True)
     p.add_argument("--games", "-k", "-n", type=int, required=True, metavar="K", help="games on each side")
-    p.add_argument("--bot", choices=sorted(BOTS), default="random", help="the bot of every seat")
+    p.add_argument("--bot", type=bot_spec, default="random", metavar="BOT",
+                   help=f"the bot of every seat (default random): {BOT_HELP}")
     p.add_argument("--seat", action="append", metavar="SEAT=BOT",
-                   help=f"another bot at one seat (repeatable), BOT one of {', '.join(BOTS)}; e.g. 1=greedy")
+                   help="another bot at one seat (repeatable), BOT a bot spec as for --bot; e.g. 1=greedy, "
+                        "2=mcts:ms=500")
     p.add_argument("--plot", metavar="FILE.png", help="also draw the comparison as a PNG (needs matplotlib)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     scale_args(p)
     p.set_defaults(func=cmd_compare)
+
+    p = sub.add_parser(
+        "ladder", help="play bots against each other and print win rates with intervals",
+        description="For every pair of the bots of --bots (each later one against each earlier one), play "
+                    "K games seeded S..S+K-1: the later bot at one seat (seat i mod N in game i) and the "
+                    "earlier one at every other seat. Print the first bot's win rate (a shared win split) "
+                    "with its Wilson 95% interval beside the fair share 1/N, the mean score of each side and "
+                    "each bot's time per decision. Exit 1 if a game raised.")
+    game_args(p)
+    p.add_argument("--games", "-k", "-n", type=int, required=True, metavar="K", help="games per pair of bots")
+    p.add_argument("--bots", default="random,greedy,mcts", metavar="BOT,BOT,...",
+                   help=f"the bots, weakest first (default random,greedy,mcts); each {BOT_HELP}")
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    scale_args(p)
+    p.set_defaults(func=cmd_ladder)
 
     p = sub.add_parser(
         "schema", help="print or export the JSON Schema of definition files",

@@ -40,32 +40,49 @@ def default_jobs() -> int:
 
 
 def game_record(game, players: int, seed: Any, bot: str | Sequence[str] = "random",
-                options: dict | None = None, max_decisions: int = MAX_DECISIONS) -> dict:
+                options: dict | None = None, max_decisions: int = MAX_DECISIONS, usage: bool = False,
+                timing: bool = False) -> dict:
     """Play one game and keep what a summary needs:
-    {seed, decisions, scores, winners, ends} or, when the game raised, {seed, error}."""
+    {seed, decisions, scores, winners, ends} or, when the game raised, {seed, error}; with `usage`,
+    also what fired, per seat ({key: [count per seat]}, see `usage.UsageMeter`); with `timing`, each
+    seat's thinking time in seconds and its number of decisions (think, moves: a measurement, so the
+    only part of a record that differs between runs)."""
     try:
-        rec = play_game(game, players, seed, bot, options=options, max_decisions=max_decisions)
+        rec = play_game(game, players, seed, bot, options=options, max_decisions=max_decisions, usage=usage)
     except Exception as exc:  # one game's fault is a finding of the run, not its end
         return {"seed": seed, "error": f"{type(exc).__name__}: {exc}"}
     out = rec["outcome"]
-    return {"seed": seed, "decisions": rec["decisions"], "scores": list(out["scores"]),
-            "winners": list(out["winners"]), "ends": list(out.get("ends") or [])}
+    small = {"seed": seed, "decisions": rec["decisions"], "scores": list(out["scores"]),
+             "winners": list(out["winners"]), "ends": list(out.get("ends") or [])}
+    if timing:
+        small["think"] = [round(t, 6) for t in rec["think"]]
+        small["moves"] = list(rec["moves"])
+    if usage:
+        small["usage"] = rec["usage"]
+    return small
 
 
 def play_many(game, players: int, seeds: Iterable[int], bot: str | Sequence[str] = "random",
               options: dict | None = None, max_decisions: int = MAX_DECISIONS, jobs: int = 1,
-              dask: str | None = None, progress: Callable[[dict], None] | None = None) -> list[dict]:
+              dask: str | None = None, progress: Callable[[dict], None] | None = None,
+              lineups: Sequence[Sequence[str]] | None = None, usage: bool = False,
+              timing: bool = False) -> list[dict]:
     """`game_record` for every seed, in the order of `seeds`: serially (`jobs` 1), on `jobs` local
     processes, or on the Dask scheduler at address `dask`. `progress(record)` is called once per game,
-    in seed order. Raises ParallelError when the run cannot be spread out as asked."""
+    in seed order. `lineups`, if given, holds one list of bot specs (one per seat) for each seed, in
+    place of `bot`. `usage` and `timing` as for `game_record`. Raises ParallelError when the run cannot be spread out as asked."""
     seeds = list(seeds)
-    task = (players, _bot_names(bot, jobs, dask), options, max_decisions)
+    if lineups is not None:
+        if len(lineups) != len(seeds):
+            raise ValueError(f"{len(lineups)} lineups for {len(seeds)} seeds")
+        seeds = [(s, list(lineup)) for s, lineup in zip(seeds, lineups)]
+    task = (players, _bot_names(bot, jobs, dask), options, max_decisions, usage, timing)
     if dask:
         batches = _dask_batches(game, seeds, task, dask)
     elif jobs > 1 and len(seeds) > 1:
         batches = _local_batches(game, seeds, task, jobs)
     else:
-        batches = ([game_record(game, players, s, bot, options, max_decisions)] for s in seeds)
+        batches = ([_record(game, s, task)] for s in seeds)
     records = []
     for batch in batches:
         for rec in batch:
@@ -99,9 +116,17 @@ def _init_local(game_or_origin) -> None:
     _worker_game = game_or_origin if not isinstance(game_or_origin, tuple) else _load(*game_or_origin)
 
 
+def _record(game, item, task) -> dict:
+    """One game of a batch: `item` is a seed, or (seed, lineup) for a run with lineups."""
+    players, bot, options, max_decisions, *flags = task
+    usage, timing = (list(flags) + [False, False])[:2]  # (usage, timing) are optional in a task
+    seed, bot = item if isinstance(item, tuple) else (item, bot)
+    return game_record(game, players, seed, bot, options, max_decisions, usage, timing)
+
+
 def _play_batch_local(args) -> list[dict]:
-    seeds, (players, bot, options, max_decisions) = args
-    return [game_record(_worker_game, players, s, bot, options, max_decisions) for s in seeds]
+    seeds, task = args
+    return [_record(_worker_game, s, task) for s in seeds]
 
 
 def _local_batches(game, seeds, task, jobs):
@@ -141,9 +166,8 @@ def _dask_batches(game, seeds, task, address):
 
 
 def _play_batch_dask(seeds, origin, task) -> list[dict]:
-    players, bot, options, max_decisions = task
     game = _load(*origin)
-    return [game_record(game, players, s, bot, options, max_decisions) for s in seeds]
+    return [_record(game, s, task) for s in seeds]
 
 
 _loaded: dict = {}
