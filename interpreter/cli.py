@@ -1026,8 +1026,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "raised (listed with its seed).")
     game_args(p, variant_required=True)
     p.add_argument("--games", "-k", "-n", type=int, required=True, metavar="K", help="games on each side")
-    p.add_argument("--bot", type=bot_spec, default="random", metavar="BOT",
-                   help=f"the bot of every seat (default random): {BOT_HELP}")
+    p.add_argument("--bot", type=bot_spec, default="greedy", metavar="BOT",
+                   help=f"the bot of every seat (default greedy: random bots rarely build what a rule changes): {BOT_HELP}")
     p.add_argument("--seat", action="append", metavar="SEAT=BOT",
                    help="another bot at one seat (repeatable), BOT a bot spec as for --bot; e.g. 1=greedy, "
                         "2=mcts:ms=500")

@@ -213,7 +213,7 @@ class Determinizer:
             for holders in pools.values():
                 for scope, pl, slot in holders:
                     _set(zeroed, scope, pl, slot, 0)
-            visible = resource_totals(game, zeroed)
+            visible = resource_totals(game, zeroed, only=set(pools))
             for res, holders in pools.items():
                 left = k.fixed_totals[res] - (visible.get(res, 0) if isinstance(visible.get(res, 0), int) else 0)
                 self.shares.append((holders, max(0, left)))

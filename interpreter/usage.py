@@ -62,3 +62,88 @@ class UsageMeter:
 
     def counts(self) -> dict[str, list[int]]:
         return dict(sorted(self.usage.items()))
+
+
+# ------------------------------------------------------------------------- what a variant changed, in play
+
+def changed_things(changes: list[dict], types) -> list[dict]:
+    """For each change of `diff.rules_diff` (its `path`), what usage keys can tell whether it mattered:
+    [{"text", "path", "match": [(kind prefix, name or None)]}]. A component type matches its uses as a
+    chosen piece, its modifiers and its abilities; an action, hook or phase matches itself; a table
+    matches the component types named in the table's name (`trading_house_size`: the type
+    `trading_house`), the only link between a value and the things it governs that a name gives."""
+    out = []
+    type_names = sorted(types, key=len, reverse=True)
+    for c in changes:
+        path = c["path"].split(".")
+        match: list[tuple[str, str]] = []
+        if path[0] == "components" and len(path) >= 4 and path[2] == "types":
+            match = _type_match(path[3])
+        elif path[0] == "components" and len(path) >= 2:
+            match = [m for t, cls in types.items() if cls == path[1] for m in _type_match(t)]
+        elif path[0] == "steps" and len(path) >= 4 and path[2] == "actions":
+            match = [("action", f"{path[1]}/{path[3]}")]
+        elif path[0] == "steps" and len(path) >= 2:
+            match = [("action", f"{path[1]}/")]
+        elif path[0] in ("hooks", "phases") and len(path) >= 2:
+            match = [(path[0][:-1], path[1])]
+        elif path[0] == "tables" and len(path) >= 2:
+            named = [t for t in type_names if t in path[1]]
+            match = [m for t in named[:1] for m in _type_match(t)]
+        elif path[0] == "parameters" and len(path) >= 2:
+            match = [("modifier", f"/{path[1]}")]
+        out.append({"text": c.get("text") or c["path"], "path": c["path"], "match": match})
+    return out
+
+
+def _type_match(t: str) -> list[tuple[str, str]]:
+    return [("component", t), ("modifier", f"{t}/"), ("ability", t)]
+
+
+def matching_keys(match: list[tuple[str, str]], keys) -> list[str]:
+    """The usage keys (`kind:name`) that a `changed_things` match selects."""
+    out = []
+    for key in keys:
+        kind, _, name = key.partition(":")
+        for mkind, mname in match:
+            if kind != mkind:
+                continue
+            if (name == mname or (mname.endswith("/") and name.startswith(mname))
+                    or (mname.startswith("/") and name.endswith(mname))):
+                out.append(key)
+                break
+    return sorted(out)
+
+
+def summarize_usage(records: list[dict], players: int, keys) -> dict:
+    """For each usage key: the games it fired in, its uses per game, its uses by seat, and the outcome
+    of the seats that used it: {key: {"games", "per_game", "by_seat", "users", "user_wins",
+    "user_win_rate", "user_score", "others_score"}} (a shared win split)."""
+    done = [r for r in records if "error" not in r and "usage" in r]
+    out = {}
+    for key in keys:
+        by_seat = [0] * players
+        games = users = 0
+        wins = 0.0
+        user_scores, other_scores = [], []
+        for r in done:
+            row = r["usage"].get(key)
+            if not row or not any(row):
+                other_scores.extend(r["scores"])
+                continue
+            games += 1
+            for seat, n in enumerate(row):
+                by_seat[seat] += n
+                if n:
+                    users += 1
+                    user_scores.append(r["scores"][seat])
+                    if seat in r["winners"]:
+                        wins += 1.0 / len(r["winners"])
+                else:
+                    other_scores.append(r["scores"][seat])
+        out[key] = {"games": games, "of": len(done), "per_game": sum(by_seat) / len(done) if done else 0.0,
+                    "by_seat": by_seat, "users": users, "user_wins": wins,
+                    "user_win_rate": wins / users if users else None,
+                    "user_score": sum(user_scores) / len(user_scores) if user_scores else None,
+                    "others_score": sum(other_scores) / len(other_scores) if other_scores else None}
+    return out
