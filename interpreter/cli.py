@@ -921,7 +921,21 @@ def build_parser() -> argparse.ArgumentParser:
         "play", help="play a game: bots narrate, people choose from a menu",
         description="Play one game. Bot seats play by themselves and the game is narrated; a human seat "
                     "gets a numbered menu of its legal actions (type a number; ? help, m menu, "
-                    "v view your state, q quit). Ends with the scores, their breakdown and the winners.")
+                    "v view your state, q quit). Ends with the scores, their breakdown and the winners.\n\n"
+                    "Bots see only what their seat may see (its view and legal actions); to look ahead they "
+                    "sample the hidden part (face-down pieces, others' secret values) at random. A bot is "
+                    "NAME or NAME:key=value,...:\n"
+                    "  random                 uniform over the legal actions\n"
+                    "  greedy[:depth=D]       the best score margin (in the game's score order, high or low) "
+                    "after the action and D more of its own decisions (default 0)\n"
+                    "  mcts[:iterations=N]    information-set Monte Carlo tree search, N samples per decision "
+                    "(default 200; reproducible under --seed)\n"
+                    "  mcts:ms=N              the same with a time budget of N ms per decision (depends on the "
+                    "machine)\n"
+                    "  mcts options           c=C exploration (default 0.7), depth=D rollout decisions before "
+                    "a position is valued by its score margin (default 40)\n"
+                    "e.g. --bot mcts:ms=500, --seat 2=mcts:iterations=400,c=1",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     game_args(p, None, "the game's seed (default: a random one, printed)")
     p.add_argument("--seat", action="append", metavar="SEAT=KIND",
                    help="who plays a seat (repeatable), KIND human or a bot spec as for --bot; e.g. 1=human, "
@@ -1021,7 +1035,13 @@ def build_parser() -> argparse.ArgumentParser:
                     "the score spread (highest minus lowest) and the winning margin (mean ± standard "
                     "deviation, median, range), the mean score by seat and the end reasons "
                     "(outcome()['ends']); the change column gives 95% intervals (Newcombe for win rates, "
-                    "normal for means). --plot FILE.png draws the same figures; it needs matplotlib, the "
+                    "normal for means). Then, for every change the variant makes (as `meeple diff` lists "
+                    "them), how often it was used on each side: for a component type, its pieces chosen in "
+                    "an action (a building bought), its modifiers and abilities applied; for an action, hook "
+                    "or phase, itself; each with the games it fired in, uses per game and by seat, and the "
+                    "win rate (Wilson 95%) and mean score of the seats that used it. The default bot is "
+                    "greedy (random bots rarely build what a rule changes); moves a bot only tries while "
+                    "thinking are not counted. --plot FILE.png draws the same figures; it needs matplotlib, the "
                     f"optional extra `plot` ({PLOT_INSTALL}), and exits 2 without it. Exit 1 if a game "
                     "raised (listed with its seed).")
     game_args(p, variant_required=True)

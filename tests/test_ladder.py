@@ -82,3 +82,19 @@ def test_ladder_command_prints_the_table(capsys):
 def test_ladder_command_rejects_a_bad_bot(capsys):
     assert main(["ladder", str(LOW_CARDS), "--players", "2", "--games", "2", "--bots", "random,smart"]) == 2
     assert "unknown bot 'smart'" in capsys.readouterr().err
+
+
+def test_play_takes_bot_specs_at_every_seat(capsys):
+    code = main(["play", str(LOW_CARDS), "--players", "3", "--seed", "2", "--quiet", "--bot", "greedy:depth=1",
+                 "--seat", "2=mcts:iterations=5,c=1"])
+    out = capsys.readouterr().out
+    assert code == 0 and "Player 2 mcts:iterations=5,c=1" in out and "Player 1 greedy:depth=1" in out
+    assert main(["play", str(LOW_CARDS), "--players", "2", "--seat", "1=mcts:speed=3"]) == 2
+    assert "not an option of mcts" in capsys.readouterr().err
+
+
+def test_play_help_documents_the_bots_and_their_budgets(capsys):
+    assert main(["play", "--help"]) == 0
+    text = capsys.readouterr().out
+    for words in ("mcts:ms=N", "iterations=N", "greedy[:depth=D]", "score order", "view"):
+        assert words in text
