@@ -129,7 +129,9 @@ class MctsBot(Bot):
                 seat = game.current_player(state)
                 legal = [a["id"] for a in _legal(game, state)]
                 if node is root:
-                    legal = [i for i in legal if i in root_ids] or list(root_ids)
+                    legal = [i for i in legal if i in root_ids]
+                if not legal:  # a sample in which none of the seat's actions is legal: nothing to learn
+                    break
                 children = node.children
                 untried = [i for i in legal if i not in children]
                 for i in legal:
