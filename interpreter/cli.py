@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from . import playout
-from .bots import BOTS, make_bot, seat_seed
+from .bots import BOT_HELP, BOTS, BotSpecError, decide, make_bot, parse_bot_spec, seat_seed
 from .parallel import DASK_INSTALL, ParallelError, default_jobs
 from .simulate import MAX_DECISIONS, text
 
@@ -300,7 +300,11 @@ def parse_seats(specs: list[str] | None, players: int, default_bot: str,
         if not 1 <= seat <= players:
             raise UsageError(f"--seat {spec!r}: seats are numbered 1 to {players}")
         if kind not in allowed:
-            raise UsageError(f"--seat {spec!r}: KIND is one of {', '.join(allowed)}")
+            try:
+                parse_bot_spec(kind)
+            except BotSpecError as exc:
+                raise UsageError(f"--seat {spec!r}: KIND is one of {', '.join(allowed)}, or a bot spec "
+                                 f"such as mcts:ms=500 ({exc})") from None
         kinds[seat - 1] = kind
     return kinds
 
@@ -338,6 +342,15 @@ def record_game(record: dict, variant: list[str] | None = None):
         err(f"{PROG}: warning: the definition of {record['game']} changed since this record was made; "
             "its actions may no longer be legal")
     return game
+
+
+def bot_spec(text: str) -> str:
+    """An argparse type: a bot spec (NAME or NAME:key=value,...), checked."""
+    try:
+        parse_bot_spec(text)
+    except BotSpecError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text.strip().lower()
 
 
 def cmd_play(args) -> int:
@@ -802,6 +815,58 @@ def cmd_serve(args) -> int:
     return 0
 
 
+# ---------------------------------------------------------------------------------------------- ladder
+
+def cmd_ladder(args) -> int:
+    from .ladder import ladder, ladder_text
+
+    game = load(args.game, variant=args.variant)
+    players = check_players(game, args.players)
+    options = parse_options(game, args.option)
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    bots = [b.strip().lower() for b in args.bots.split(";" if ";" in args.bots else ",") if b.strip()]
+    bots = _join_bot_options(bots)
+    for b in bots:
+        try:
+            parse_bot_spec(b)
+        except BotSpecError as exc:
+            raise UsageError(f"--bots: {exc}") from None
+    if len(set(bots)) < 2:
+        raise UsageError("--bots: name at least two different bots")
+    pairs = len(bots) * (len(bots) - 1) // 2
+    bar = None
+    progress = None
+    if sys.stderr.isatty() and not args.json:
+        from tqdm import tqdm
+
+        bar = tqdm(total=pairs * args.games, unit="game", file=sys.stderr, leave=False)
+        progress = lambda record: bar.update(1)  # noqa: E731
+    try:
+        result = ladder(game, players, args.games, bots, seed=args.seed, options=options, progress=progress,
+                        **scale(args))
+    finally:
+        if bar is not None:
+            bar.close()
+    if args.json:
+        out(json.dumps(result, indent=2, ensure_ascii=False))
+    else:
+        out(ladder_text(result, title(game)))
+    return 1 if any(p["errors"] for p in result["pairs"]) else 0
+
+
+def _join_bot_options(parts: list[str]) -> list[str]:
+    """`mcts:ms=200,c=1` split at commas comes back as one spec: a part with `=` but no `:` belongs to
+    the spec before it."""
+    out: list[str] = []
+    for part in parts:
+        if "=" in part and ":" not in part and out:
+            out[-1] += "," + part
+        else:
+            out.append(part)
+    return out
+
+
 def _version() -> str:
     try:
         from importlib.metadata import version
@@ -866,7 +931,21 @@ def build_parser() -> argparse.ArgumentParser:
                     "action whose numbers stay with their choices (type a number; ? help, m picture and "
                     "menu again, u undo back to your previous decision, s save, q quit). After every "
                     "decision what changed is narrated as the first human seat sees it. Ends with the "
-                    "scores, their breakdown, the winners and why the game ended.")
+                    "scores, their breakdown, the winners and why the game ended.\n\n"
+                    "Bots see only what their seat may see (its view and legal actions); to look ahead they "
+                    "sample the hidden part (face-down pieces, others' secret values) at random. A bot is "
+                    "NAME or NAME:key=value,...:\n"
+                    "  random                 uniform over the legal actions\n"
+                    "  greedy[:depth=D]       the best score margin (in the game's score order, high or low) "
+                    "after the action and D more of its own decisions (default 0)\n"
+                    "  mcts[:iterations=N]    information-set Monte Carlo tree search, N samples per decision "
+                    "(default 200; reproducible under --seed)\n"
+                    "  mcts:ms=N              the same with a time budget of N ms per decision (depends on the "
+                    "machine)\n"
+                    "  mcts options           c=C exploration (default 0.7), depth=D rollout decisions before "
+                    "a position is valued by its score margin (default 40)\n"
+                    "e.g. --bot mcts:ms=500, --seat 2=mcts:iterations=400,c=1",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("game", metavar="GAME", nargs="?", help="a game name under gamedefs/ or a game directory")
     p.add_argument("--players", "-p", type=int, metavar="N", help="number of players")
     p.add_argument("--seed", "-s", type=int, default=None, metavar="S",
@@ -875,8 +954,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a game option (repeatable); VALUE is read as YAML")
     variant_arg(p)
     p.add_argument("--seat", action="append", metavar="SEAT=KIND",
-                   help=f"who plays a seat (repeatable), KIND one of {', '.join(SEAT_KINDS)}; e.g. 1=human")
-    p.add_argument("--bot", choices=sorted(BOTS), default="random", help="the bot of the other seats")
+                   help="who plays a seat (repeatable), KIND human or a bot spec as for --bot; e.g. 1=human, "
+                        "2=mcts:ms=500")
+    p.add_argument("--bot", type=bot_spec, default="random", metavar="BOT",
+                   help=f"the bot of the other seats (default random): {BOT_HELP}")
     p.add_argument("--lang", choices=("en", "zh"), default="en", help="language of everything shown")
     p.add_argument("--narrate", choices=("brief", "full", "none"), default="brief",
                    help="after each decision, what changed: brief (counters, tracks, pieces of players), "
@@ -899,9 +980,11 @@ def build_parser() -> argparse.ArgumentParser:
                     "game that raised an error, with its seed. Exit 1 if a game raised.")
     game_args(p)
     p.add_argument("--games", "-k", "-n", type=int, required=True, metavar="K", help="number of games")
-    p.add_argument("--bot", choices=sorted(BOTS), default="random", help="the bot of every seat")
+    p.add_argument("--bot", type=bot_spec, default="random", metavar="BOT",
+                   help=f"the bot of every seat (default random): {BOT_HELP}")
     p.add_argument("--seat", action="append", metavar="SEAT=BOT",
-                   help=f"another bot at one seat (repeatable), BOT one of {', '.join(BOTS)}; e.g. 1=greedy")
+                   help="another bot at one seat (repeatable), BOT a bot spec as for --bot; e.g. 1=greedy, "
+                        "2=mcts:ms=500")
     p.add_argument("--measure", metavar="EXPR",
                    help="an expression evaluated at the end of every game (e.g. a round counter: the game "
                         "length in rounds); its mean, min and max are reported")
@@ -1017,14 +1100,22 @@ def build_parser() -> argparse.ArgumentParser:
                     "the score spread (highest minus lowest) and the winning margin (mean ± standard "
                     "deviation, median, range), the mean score by seat and the end reasons "
                     "(outcome()['ends']); the change column gives 95% intervals (Newcombe for win rates, "
-                    "normal for means). --plot FILE.png draws the same figures; it needs matplotlib, the "
+                    "normal for means). Then, for every change the variant makes (as `meeple diff` lists "
+                    "them), how often it was used on each side: for a component type, its pieces chosen in "
+                    "an action (a building bought), its modifiers and abilities applied; for an action, hook "
+                    "or phase, itself; each with the games it fired in, uses per game and by seat, and the "
+                    "win rate (Wilson 95%) and mean score of the seats that used it. The default bot is "
+                    "greedy (random bots rarely build what a rule changes); moves a bot only tries while "
+                    "thinking are not counted. --plot FILE.png draws the same figures; it needs matplotlib, the "
                     f"optional extra `plot` ({PLOT_INSTALL}), and exits 2 without it. Exit 1 if a game "
                     "raised (listed with its seed).")
     game_args(p, variant_required=True)
     p.add_argument("--games", "-k", "-n", type=int, required=True, metavar="K", help="games on each side")
-    p.add_argument("--bot", choices=sorted(BOTS), default="random", help="the bot of every seat")
+    p.add_argument("--bot", type=bot_spec, default="greedy", metavar="BOT",
+                   help=f"the bot of every seat (default greedy: random bots rarely build what a rule changes): {BOT_HELP}")
     p.add_argument("--seat", action="append", metavar="SEAT=BOT",
-                   help=f"another bot at one seat (repeatable), BOT one of {', '.join(BOTS)}; e.g. 1=greedy")
+                   help="another bot at one seat (repeatable), BOT a bot spec as for --bot; e.g. 1=greedy, "
+                        "2=mcts:ms=500")
     p.add_argument("--plot", metavar="FILE.png", help="also draw the comparison as a PNG (needs matplotlib)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     scale_args(p)
@@ -1042,6 +1133,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="the port (default: 8000)")
     p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser(
+        "ladder", help="play bots against each other and print win rates with intervals",
+        description="For every pair of the bots of --bots (each later one against each earlier one), play "
+                    "K games seeded S..S+K-1: the later bot at one seat (seat i mod N in game i) and the "
+                    "earlier one at every other seat. Print the first bot's win rate (a shared win split) "
+                    "with its Wilson 95% interval beside the fair share 1/N, the mean score of each side and "
+                    "each bot's time per decision. Exit 1 if a game raised.")
+    game_args(p)
+    p.add_argument("--games", "-k", "-n", type=int, required=True, metavar="K", help="games per pair of bots")
+    p.add_argument("--bots", default="random,greedy,mcts", metavar="BOT,BOT,...",
+                   help=f"the bots, weakest first (default random,greedy,mcts); each {BOT_HELP}")
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    scale_args(p)
+    p.set_defaults(func=cmd_ladder)
 
     p = sub.add_parser(
         "schema", help="print or export the JSON Schema of definition files",

@@ -16,6 +16,11 @@ median, min, max and a 95% interval of the mean; the end reasons (`outcome()["en
 combination of end triggers, "(flow ended)" for none) and how often each trigger fired. The change from
 base to variant comes with 95% intervals: Newcombe's hybrid score interval for a difference of win rates,
 a normal interval for a difference of means.
+
+What the variant changed, in play: for every change `diff.rules_diff` finds, the usage counters that can
+show it mattered (`usage.changed_things`: a component type as a chosen piece, its modifiers and abilities;
+an action, hook or phase), on each side: the games it fired in, its uses per game and by seat, and how
+the seats that used it did (their win rate with a Wilson interval, their mean score against the others').
 """
 from __future__ import annotations
 
@@ -25,6 +30,7 @@ from typing import Callable, Sequence
 
 from .parallel import play_many
 from .playout import MAX_DECISIONS, as_game
+from .usage import changed_things, matching_keys, summarize_usage
 
 Z95 = 1.959963984540054
 NO_TRIGGER = "(flow ended)"
@@ -77,12 +83,13 @@ def mean_difference(a: dict, b: dict, z: float = Z95) -> dict:
 
 def play_side(game, players: int, games: int, seed: int = 1, bot: str | Sequence[str] = "random",
               options: dict | None = None, max_decisions: int = MAX_DECISIONS,
-              progress: Callable[[], None] | None = None, jobs: int = 1, dask: str | None = None) -> list[dict]:
-    """One record per game seeded seed, seed+1, ...: {seed, decisions, scores, winners, ends} or
-    {seed, error}; played serially, on `jobs` local processes or on the Dask scheduler `dask`."""
+              progress: Callable[[], None] | None = None, jobs: int = 1, dask: str | None = None,
+              usage: bool = False) -> list[dict]:
+    """One record per game seeded seed, seed+1, ...: {seed, decisions, scores, winners, ends[, usage]}
+    or {seed, error}; played serially, on `jobs` local processes or on the Dask scheduler `dask`."""
     tick = (lambda record: progress()) if progress is not None else None
     return play_many(game, players, range(seed, seed + games), bot, options, max_decisions, jobs=jobs,
-                     dask=dask, progress=tick)
+                     dask=dask, progress=tick, usage=usage)
 
 
 def summarize(records: list[dict], players: int) -> dict:
@@ -143,13 +150,36 @@ def compare(base, variant, players: int, games: int, seed: int = 1, bot: str | S
     from 1, as the command line prints it (lists such as "score_mean" are indexed from 0). `jobs` and
     `dask` as for `play_side`: the figures do not depend on them."""
     base, variant = as_game(base), as_game(variant)
-    sides = {}
+    sides, records = {}, {}
     for name, game in (("base", base), ("variant", variant)):
-        records = play_side(game, players, games, seed, bot, options, max_decisions, progress, jobs, dask)
-        sides[name] = summarize(records, players)
+        records[name] = play_side(game, players, games, seed, bot, options, max_decisions, progress, jobs, dask,
+                                  usage=True)
+        sides[name] = summarize(records[name], players)
     return {"players": players, "games": games, "seed": seed,
             "bot": bot if isinstance(bot, str) else list(bot),
-            "base": sides["base"], "variant": sides["variant"], "delta": delta(sides["base"], sides["variant"])}
+            "base": sides["base"], "variant": sides["variant"], "delta": delta(sides["base"], sides["variant"]),
+            "changed": changed_in_play(base, variant, records, players)}
+
+
+def changed_in_play(base, variant, records: dict, players: int) -> list[dict]:
+    """For each change the variant makes: its usage on both sides (see the module doc)."""
+    definitions = getattr(base, "definition", None), getattr(variant, "definition", None)
+    if None in definitions:
+        return []
+    from .diff import rules_diff
+
+    types = {**getattr(getattr(base, "world", None), "types", {}),
+             **getattr(getattr(variant, "world", None), "types", {})}
+    seen = sorted({k for side in records.values() for r in side for k in r.get("usage", {})})
+    out = []
+    for thing in changed_things(rules_diff(*definitions)["changes"], types):
+        keys = matching_keys(thing["match"], seen)
+        usage = {name: summarize_usage(records[name], players, keys) for name in ("base", "variant")}
+        for side in usage.values():
+            for u in side.values():
+                u["ci95"] = list(wilson(u["user_wins"], u["users"])) if u["users"] else None
+        out.append({"text": thing["text"], "path": thing["path"], "keys": keys, **usage})
+    return out
 
 
 # --------------------------------------------------------------------------------------- rendering
@@ -198,10 +228,41 @@ def compare_text(result: dict, base_label: str = "base", variant_label: str = "v
     widths = [max(len(r[i]) for r in rows) + 2 for i in range(3)]
     lines = head + ["".join(c.ljust(w) for c, w in zip(r[:3], widths)) + r[3] for r in rows]
     lines = [line.rstrip() for line in lines]
+    lines += changed_text(result.get("changed") or [], result["players"])
     for name, side in (("base", b), ("variant", v)):
         for e in side["errors"]:
             lines.append(f"ERROR {name} seed {e['seed']}: {e['error']}")
     return "\n".join(lines)
+
+
+def changed_text(changed: list[dict], players: int) -> list[str]:
+    """The usage of what the variant changed, base beside variant, as lines for people."""
+    if not changed:
+        return []
+    lines = ["", "What the variant changed, in play (games it fired in; uses per game; uses by seat; the "
+                 "seats that used it: win rate [95%], mean score vs the other seats'):"]
+    for thing in changed:
+        lines.append(f"  {thing['text']}")
+        if not thing["keys"]:
+            lines.append("      no counter shows its use (a value read by rules; see the figures above)")
+            continue
+        for key in thing["keys"]:
+            lines.append(f"    {key}")
+            for name in ("base", "variant"):
+                u = thing[name].get(key)
+                lines.append(f"      {name + ':':<9}{_usage(u)}")
+    return lines
+
+
+def _usage(u: dict | None) -> str:
+    if u is None or not u["games"]:
+        return "never"
+    who = ("users won " + _pct(u["user_win_rate"]) + " " + _interval(u["ci95"], 100)
+           if u["users"] else "")
+    score = (f", score {u['user_score']:.1f} vs {u['others_score']:.1f}"
+             if u["user_score"] is not None and u["others_score"] is not None else "")
+    return (f"{u['games']}/{u['of']} games, {u['per_game']:.2f} per game, by seat "
+            + "/".join(str(n) for n in u["by_seat"]) + f"; {who}{score}")
 
 
 def _stat(d: dict) -> str:

@@ -37,10 +37,13 @@ def _holders_of(game):
     return h
 
 
-def resource_totals(game, s) -> dict:
-    """{resource: total} with totals per kind ({kind: n}) for map-valued holders."""
+def resource_totals(game, s, only=None) -> dict:
+    """{resource: total} with totals per kind ({kind: n}) for map-valued holders (of the resources in
+    `only`, when given)."""
     totals: dict = {}
     for r, where, get in _holders_of(game):
+        if only is not None and r not in only:
+            continue
         for v in get(s):
             if isinstance(v, dict):
                 t = totals.setdefault(r, {})

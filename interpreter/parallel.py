@@ -41,42 +41,57 @@ def default_jobs() -> int:
 
 def game_record(game, players: int, seed: Any, bot: str | Sequence[str] = "random",
                 options: dict | None = None, max_decisions: int = MAX_DECISIONS, measure: str | None = None,
-                keep_actions: bool = False) -> dict:
+                keep_actions: bool = False, usage: bool = False, timing: bool = False) -> dict:
     """Play one game and keep what a summary needs:
-    {seed, decisions, scores, winners, ends} (and "measure": the value of the expression `measure` in
-    the final state, when given; "actions": the ids of the actions played, with `keep_actions`, to save
-    the game) or, when the game raised, {seed, error}."""
+    {seed, decisions, scores, winners, ends} or, when the game raised, {seed, error}; with `measure`,
+    also "measure": the value of that expression in the final state; with `keep_actions`, "actions": the
+    ids of the actions played (to save the game); with `usage`, what fired, per seat ({key: [count per
+    seat]}, see `usage.UsageMeter`); with `timing`, each seat's thinking time in seconds and its number of
+    decisions (think, moves: a measurement, so the only part of a record that differs between runs)."""
     try:
-        rec = play_game(game, players, seed, bot, options=options, max_decisions=max_decisions)
+        rec = play_game(game, players, seed, bot, options=options, max_decisions=max_decisions, usage=usage)
         value = game.evaluate(rec["state"], measure) if measure is not None else None
     except Exception as exc:  # one game's fault is a finding of the run, not its end
         return {"seed": seed, "error": f"{type(exc).__name__}: {exc}"}
     out = rec["outcome"]
-    record = {"seed": seed, "decisions": rec["decisions"], "scores": list(out["scores"]),
-              "winners": list(out["winners"]), "ends": list(out.get("ends") or [])}
+    small = {"seed": seed, "decisions": rec["decisions"], "scores": list(out["scores"]),
+             "winners": list(out["winners"]), "ends": list(out.get("ends") or [])}
     if measure is not None:
-        record["measure"] = value
+        small["measure"] = value
     if keep_actions:
-        record["actions"] = rec["actions"]
-    return record
+        small["actions"] = rec["actions"]
+    if timing:
+        small["think"] = [round(t, 6) for t in rec["think"]]
+        small["moves"] = list(rec["moves"])
+    if usage:
+        small["usage"] = rec["usage"]
+    return small
 
 
 def play_many(game, players: int, seeds: Iterable[int], bot: str | Sequence[str] = "random",
               options: dict | None = None, max_decisions: int = MAX_DECISIONS, jobs: int = 1,
               dask: str | None = None, progress: Callable[[dict], None] | None = None,
-              measure: str | None = None, keep_actions: bool = False) -> list[dict]:
+              measure: str | None = None, keep_actions: bool = False,
+              lineups: Sequence[Sequence[str]] | None = None, usage: bool = False,
+              timing: bool = False) -> list[dict]:
     """`game_record` for every seed, in the order of `seeds`: serially (`jobs` 1), on `jobs` local
     processes, or on the Dask scheduler at address `dask`. `progress(record)` is called once per game,
-    in seed order. Raises ParallelError when the run cannot be spread out as asked."""
+    in seed order. `lineups`, if given, holds one list of bot specs (one per seat) for each seed, in
+    place of `bot`. `usage` and `timing` as for `game_record`. Raises ParallelError when the run cannot be spread out as asked."""
     seeds = list(seeds)
+    if lineups is not None:
+        if len(lineups) != len(seeds):
+            raise ValueError(f"{len(lineups)} lineups for {len(seeds)} seeds")
+        seeds = [(s, list(lineup)) for s, lineup in zip(seeds, lineups)]
     task = {"players": players, "bot": _bot_names(bot, jobs, dask), "options": options,
-            "max_decisions": max_decisions, "measure": measure, "keep_actions": keep_actions}
+            "max_decisions": max_decisions, "measure": measure, "keep_actions": keep_actions,
+            "usage": usage, "timing": timing}
     if dask:
         batches = _dask_batches(game, seeds, task, dask)
     elif jobs > 1 and len(seeds) > 1:
         batches = _local_batches(game, seeds, task, jobs)
     else:
-        batches = ([game_record(game, seed=s, **dict(task, bot=bot))] for s in seeds)
+        batches = ([_record(game, s, dict(task, bot=bot))] for s in seeds)
     records = []
     for batch in batches:
         for rec in batch:
@@ -110,9 +125,15 @@ def _init_local(game_or_origin) -> None:
     _worker_game = game_or_origin if not isinstance(game_or_origin, tuple) else _load(*game_or_origin)
 
 
+def _record(game, item, task: dict) -> dict:
+    """One game of a batch: `item` is a seed, or (seed, lineup) for a run with lineups."""
+    seed, bot = item if isinstance(item, tuple) else (item, task["bot"])
+    return game_record(game, seed=seed, **dict(task, bot=bot))
+
+
 def _play_batch_local(args) -> list[dict]:
     seeds, task = args
-    return [game_record(_worker_game, seed=s, **task) for s in seeds]
+    return [_record(_worker_game, s, task) for s in seeds]
 
 
 def _local_batches(game, seeds, task, jobs):
@@ -169,7 +190,7 @@ def _dask_batches(game, seeds, task, address):
 
 def _play_batch_dask(seeds, origin, task) -> list[dict]:
     game = _load(*origin)
-    return [game_record(game, seed=s, **task) for s in seeds]
+    return [_record(game, s, task) for s in seeds]
 
 
 _loaded: dict = {}

@@ -3,16 +3,20 @@
     record = play_game(game, players=4, seed=1, bots="random")
 
 The bot at each seat is seeded from the game's seed and the seat, so a game is fully determined by
-its seed, bots and options, and can be played again alone.
+its seed, bots and options, and can be played again alone. Bots are given their seat's view and legal
+actions (`bots.decide`), never the state; what a bot tries while thinking is not counted as play
+(`determinize.unrecorded`).
 """
 from __future__ import annotations
 
 import functools
 import inspect
+import time
 from typing import Any, Callable, Sequence
 
 from . import fastpath
-from .bots import Bot, make_bot, seat_seed
+from .bots import Bot, SeatView, make_bot, seat_seed
+from .usage import UsageMeter
 
 MAX_DECISIONS = 100_000  # a game still running after this many decisions counts as an error
 
@@ -33,7 +37,8 @@ def as_game(game):
 
 
 def seat_bots(bots: str | Sequence[str | Bot], players: int, seed: Any) -> list[Bot]:
-    """One bot per seat: a name for every seat, or a list of names or Bot objects (one per seat)."""
+    """One bot per seat: a bot spec (`greedy`, `mcts:ms=500`) for every seat, or a list of specs or Bot
+    objects (one per seat)."""
     if isinstance(bots, str):
         bots = [bots] * players
     if len(bots) != players:
@@ -71,10 +76,14 @@ def play_game(
     log: list | None = None,
     max_decisions: int = MAX_DECISIONS,
     on_decision: Callable[[dict], None] | None = None,
+    usage: bool = False,
 ) -> dict:
     """Play one bot game to its end and return its record:
 
-    {"seed", "decisions", "actions": [action ids], "state": final State, "outcome": game.outcome(...)}
+    {"seed", "decisions", "actions": [action ids], "state": final State, "outcome": game.outcome(...),
+     "think": [seconds each seat's bot spent choosing], "moves": [decisions of each seat]}
+
+    With `usage`, the record also has "usage": what fired, per seat (`usage.UsageMeter.counts`).
 
     If `log` is a list, the game's narrative is appended to it (what `apply` reports). `on_decision`,
     if given, is called with {"seat", "action", "log": [messages produced by the action]} after each
@@ -87,6 +96,10 @@ def play_game(
     actions_taken: list[str] = []
     decisions = 0
     fast = fastpath.supports(game)
+    think = [0.0] * players
+    moves = [0] * players
+    meter = UsageMeter(game, players) if usage else None
+    clock = time.perf_counter
     while not game.is_over(state):
         if decisions >= max_decisions:
             raise GameTooLong(f"the game did not end within {max_decisions} decisions")
@@ -98,11 +111,18 @@ def play_game(
             n = fastpath.legal_count(game, state)
             if not n:
                 raise RuntimeError(f"the game is not over but no action can be chosen (after {decisions} decisions)")
+            started = clock()
             i = bot.choose_index(n)
+            think[seat] += clock() - started
+            moves[seat] += 1
             actions_taken.append(fastpath.action_id(game, state, i))
             action = fastpath.action_dict(game, state, i) if on_decision is not None else None
             step_log = [] if (log is not None or on_decision is not None) else None
+            if meter is not None:
+                meter.before()
             state = fastpath.apply_index(game, state, i, owned=True, log=step_log)
+            if meter is not None:
+                meter.after(seat)
             decisions += 1
             if step_log is not None:
                 if log is not None:
@@ -114,9 +134,16 @@ def play_game(
         if seat is None or not legal:
             raise RuntimeError(f"the game is not over but {'nobody' if seat is None else 'no action'} "
                                f"can be chosen (after {decisions} decisions)")
-        action = seat_bot[seat].choose(game, state, legal)
+        started = clock()
+        action = seat_bot[seat].choose(game, SeatView(game, state, seat), legal)
+        think[seat] += clock() - started
+        moves[seat] += 1
         step_log: list | None = [] if (log is not None or on_decision is not None) else None
+        if meter is not None:
+            meter.before()
         state = game.apply(state, action, log=step_log)
+        if meter is not None:
+            meter.after(seat)
         decisions += 1
         actions_taken.append(action["id"])
         if step_log is not None:
@@ -130,4 +157,7 @@ def play_game(
         "actions": actions_taken,
         "state": state,
         "outcome": game.outcome(state),
+        "think": think,
+        "moves": moves,
+        **({"usage": meter.counts()} if meter is not None else {}),
     }

@@ -129,7 +129,8 @@ def to_json(s: State, layout: Layout, game_id: str) -> dict:
         "player_zones": [{pzn[j]: list(s.zones[G + pl * PZ + j]) for j in range(PZ)}
                          for pl in range(s.n)],
         "pieces": {"types": list(s.types),
-                   "fields": {f: [_plain(v) for v in s.fields[c]] for f, c in layout.fields.items()}},
+                   "fields": {f: [v if type(v) in _SCALARS else _plain(v) for v in s.fields[c]]
+                              for f, c in layout.fields.items()}},
         "flow": [_plain(f) for f in s.flow],
     }
 
@@ -137,6 +138,9 @@ def to_json(s: State, layout: Layout, game_id: str) -> dict:
 def map_index(s, layout) -> tuple:
     """For each map-valued field column, the pieces that have it (a copy duplicates just those dicts)."""
     return tuple((i, tuple(x for x, v in enumerate(s.fields[i]) if v is not None)) for i in layout.fmaps)
+
+
+_SCALARS = frozenset((int, bool, str, float, type(None)))  # copied as they are (the fast path of a column)
 
 
 def _plain(v):
@@ -183,7 +187,8 @@ def from_json(d: dict, layout: Layout, game_id: str) -> State:
             zones.extend(list(row[k]) for k in layout.pzones)
         s.zones = zones
         s.types = list(d["pieces"]["types"])
-        s.fields = [[_load(v) for v in d["pieces"]["fields"][f]] for f in layout.fields]
+        s.fields = [[v if type(v) in _SCALARS else _load(v) for v in d["pieces"]["fields"][f]]
+                    for f in layout.fields]
         s.mapidx = map_index(s, layout)
         s.loc = [None] * len(s.types)
         for zi, z in enumerate(zones):

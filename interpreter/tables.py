@@ -14,7 +14,7 @@ from __future__ import annotations
 import secrets
 import time
 
-from .bots import make_bot, seat_seed
+from .bots import decide, make_bot, seat_seed
 from .narration import narrate
 from .playout import new_game
 from .presentation import present
@@ -121,7 +121,7 @@ class Table:
                 self.asked_at = time.perf_counter()
                 return
             legal = self.game.legal_actions(self.state)
-            self._apply(seat, self.bots[seat].choose(self.game, self.state, legal), None)
+            self._apply(seat, decide(self.bots[seat], self.game, self.state, legal), None)
 
     def act(self, seat: int, number: int) -> str | None:
         """Seat takes its choice `number`; None when done, else why not."""

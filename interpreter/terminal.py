@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .bots import make_bot, seat_seed
+from .bots import decide, make_bot, seat_seed
 from .narration import narrate
 from .presentation import present
 from .record import add_action, finish, new_record, write_record
@@ -274,7 +274,7 @@ class TerminalTable:
                         state = self.undo(seat) or state
                         continue
                 else:
-                    action = self.bots[seat].choose(game, state, legal)
+                    action = decide(self.bots[seat], game, state, legal)
                     self.pace()
                 self.history.append((seat, state, len(self.record["actions"])))
                 seconds = time.perf_counter() - started if human else None

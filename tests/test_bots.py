@@ -2,7 +2,7 @@
 the shipped game definitions."""
 import pytest
 
-from interpreter.bots import GreedyBot, NoLegalAction, RandomBot, make_bot
+from interpreter.bots import GreedyBot, NoLegalAction, RandomBot, decide, make_bot
 from interpreter.playout import GameTooLong, play_game, seat_bots
 from interpreter.simulate import simulate, text
 
@@ -29,7 +29,14 @@ class RaceGame:
     def current_player(self, state):
         return None if self.is_over(state) else state["turn"]
 
-    def legal_actions(self, state):
+    def view(self, state, seat):
+        """Everything is public in a race."""
+        return {**state, "viewer": seat}
+
+    def from_view(self, view, rng):
+        return {k: v for k, v in view.items() if k != "viewer"}
+
+    def legal_actions(self, state, labels=True):
         if self.is_over(state):
             return []
         acts = [{"id": f"add(n={n})", "step": "move", "action": "add", "args": {"n": n},
@@ -74,7 +81,7 @@ def playout(game, bots, state, limit=10_000):
     chosen = []
     while not game.is_over(state) and len(chosen) < limit:
         legal = game.legal_actions(state)
-        action = bots[game.current_player(state)].choose(game, state)
+        action = decide(bots[game.current_player(state)], game, state)
         assert action in legal
         chosen.append(action["id"])
         state = game.apply(state, action)
@@ -93,7 +100,7 @@ def test_random_bot_spreads_over_all_actions():
     game = RaceGame()
     state = game.new_game(2, 1)
     bot = RandomBot(3)
-    seen = {bot.choose(game, state)["id"] for _ in range(200)}
+    seen = {decide(bot, game, state)["id"] for _ in range(200)}
     assert seen == {"add(n=1)", "add(n=2)", "pass"}
 
 
@@ -107,7 +114,7 @@ def test_random_bots_with_different_seeds_differ():
 def test_greedy_bot_takes_the_best_margin():
     game = RaceGame()
     state = game.new_game(2, 1)
-    assert GreedyBot(1).choose(game, state)["id"] == "add(n=2)"
+    assert decide(GreedyBot(1), game, state)["id"] == "add(n=2)"
 
 
 def test_greedy_bot_prefers_acting_to_passing_on_equal_scores():
@@ -117,14 +124,14 @@ def test_greedy_bot_prefers_acting_to_passing_on_equal_scores():
 
     game = Flat()
     state = game.new_game(2, 1)
-    picks = {GreedyBot(seed).choose(game, state)["id"] for seed in range(30)}
+    picks = {decide(GreedyBot(seed), game, state)["id"] for seed in range(30)}
     assert picks == {"add(n=1)", "add(n=2)"}  # ties broken at random, pass never chosen
 
 
 def test_bot_without_legal_actions_raises():
     game = RaceGame(length=0)
     with pytest.raises(NoLegalAction):
-        RandomBot(1).choose(game, game.new_game(2, 1))
+        decide(RandomBot(1), game, game.new_game(2, 1))
 
 
 def test_make_bot_names():

@@ -187,3 +187,36 @@ def test_compare_command_usage_errors(capsys):
 def test_pyproject_has_the_plot_extra():
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     assert 'plot = ["matplotlib' in text
+
+
+# ------------------------------------------------------------------------ what the variant changed, in play
+
+def test_compare_reports_how_often_a_changed_component_was_used_and_how_its_users_did(tmp_path):
+    cheap = write(tmp_path, """
+        overlay: {base: market_day, label: Cheap cart}
+        set:
+          components.tool.types.cart.cost: 2
+    """)
+    base, variant = load_game(MARKET), load_game(MARKET, [cheap])
+    result = compare(base, variant, players=2, games=8, seed=1, bot="random", jobs=1)
+    [thing] = result["changed"]
+    assert thing["text"] == "tool Cart: cost 6 → 2" or "Cart" in thing["text"]
+    assert "component:cart" in thing["keys"] and "modifier:cart/sale_bonus" in thing["keys"]
+    bought_base, bought_variant = thing["base"]["component:cart"], thing["variant"]["component:cart"]
+    assert bought_variant["games"] >= bought_base["games"] and bought_variant["games"] > 0
+    assert sum(bought_variant["by_seat"]) == round(bought_variant["per_game"] * 8)
+    assert bought_variant["ci95"] is not None and 0 <= bought_variant["user_win_rate"] <= 1
+    text = compare_text(result)
+    assert "What the variant changed, in play" in text and "component:cart" in text
+    json.dumps(result)
+
+
+def test_usage_counts_what_was_played_not_what_bots_tried(tmp_path):
+    from interpreter.parallel import game_record
+
+    market = load_game(MARKET)
+    searched = game_record(market, 2, 3, "mcts:iterations=10", usage=True)
+    played = game_record(market, 2, 3, [b for b in ("random", "random")], usage=True)
+    for record in (searched, played):
+        takes = sum(n for key, row in record["usage"].items() if key.startswith("action:") for n in row)
+        assert takes == record["decisions"]  # one action per decision, none from a bot's lookahead

@@ -12,7 +12,7 @@ import pytest
 
 from conftest import ROOT
 from interpreter import simultaneous
-from interpreter.bots import make_bot
+from interpreter.bots import decide, make_bot
 from interpreter.game import IllegalAction, load_game
 from interpreter.secrecy import sealed_leaks
 from interpreter.verify import verify
@@ -59,7 +59,7 @@ def test_a_bot_chooses_the_same_whatever_the_earlier_choices(game):
     for v1 in range(1, 6):
         s = game.apply(s0, bid(game, s0, 0, v1), player=0)
         s = game.apply(s, bid(game, s, 1, 3), player=1)
-        picks.add(make_bot("greedy", seed=1).choose(game, s)["id"])
+        picks.add(decide(make_bot("greedy", seed=1), game, s)["id"])
     assert len(picks) == 1
 
 
