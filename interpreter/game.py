@@ -233,6 +233,8 @@ class Game:
                 self.tiebreaks.append((x.f, u.n))
         self.score_order = sc.get("order", "high")
         self.rate = compile_ratings(w, sc)
+        from .outcomes import Outcomes
+        self.outcomes = Outcomes(w, sc)
 
     # ------------------------------------------------------------ new game
     def new_game(self, players: int, seed: int = 0, options: dict | None = None, log: list | None = None) -> State:
@@ -522,7 +524,7 @@ class Game:
             t.budget = 0
             try:
                 act.effect(t, e)
-                if t.ev:
+                if t.ev or t.ends:  # events, or an end trigger that ends the game now
                     fire_events(self, t)
             except (TypeError, KeyError, IndexError, AttributeError, ValueError) as ex:
                 raise RuleError(f"{type(ex).__name__}: {ex}", f"step {act.step}, action {act.name}") from None
@@ -571,6 +573,7 @@ class Game:
         out = {"scores": scores, "breakdown": bd, "tiebreak": tb,
                "winners": [pl for pl in range(s.n) if keys[pl] == best], "over": self.is_over(s),
                "ends": list(s.ends)}
+        self.outcomes.decide(s, out, sign)
         ratings = self.rate(s, scores) if self.rate is not None else None
         if ratings is not None:
             out["ratings"] = ratings
@@ -686,7 +689,7 @@ class Game:
                 problem = simultaneous.frame_problem(self, s, fr)
                 if problem:
                     return problem
-            if (len(fr) != 7 or type(fr[0]) is not int or not 0 <= fr[0] < len(self.nodes)
+            if (len(fr) not in (7, 8) or type(fr[0]) is not int or not 0 <= fr[0] < len(self.nodes)
                     or (fr[1] is not None and not (type(fr[1]) is int and 0 <= fr[1] < s.n))):
                 return f"flow frame {fr!r} is not a position of this game's flow"
         for e in s.ends:

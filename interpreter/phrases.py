@@ -339,7 +339,7 @@ class Phrases:
         return tpl.format(*words, all=self.t["sep"].join(words))
 
     def x_call_gen(self, n):
-        name, gen = n.children
+        name, gen = n.children[:2]
         name = str(name)
         e, var, coll, *cond = gen.children
         self.locals.add(str(var))

@@ -194,7 +194,7 @@ class World:
                 self.type_labels[tname] = label_of(tdef, tname)
                 for pname, default in defaults.items():
                     self.props.setdefault(pname, {})
-        reserved = {"label", "count", "source", "provisional", "modifies", "hooks", "zone", "description",
+        reserved = {"label", "count", "source", "provisional", "modifies", "zone", "description",
                     "note"}
         for tname, cname in self.types.items():
             tdef = self.type_entries[tname]
@@ -241,10 +241,12 @@ class World:
                 self.field_min[fname] = fdef.get("min", 0)
             self.field_defs.append((fname, {c for c, _ in decls}, fdef, is_map))
         # The field columns that tell two pieces of one type apart (for `distinct` choices); maps are
-        # compared by their items.
+        # compared by their items (sig_maps: the types with a map field, whose signature freezes them).
         self.sig_cols = {t: [self.fields[f][0] for f, classes, fdef, is_map in self.field_defs
-                             if c in classes and not is_map]
+                             if c in classes]
                          for t, c in self.types.items()}
+        self.sig_maps = frozenset(t for t, c in self.types.items()
+                                  if any(is_map and c in classes for f, classes, fdef, is_map in self.field_defs))
 
     def _numbered(self, cname, types):
         """(type name, entry) of a class's types, a numbered type expanded into one type per number:
