@@ -20,6 +20,7 @@ from .compiler import NOCONST, RuleError, Scope, Unit
 from .disputes import read_disputes
 from .display import check_display
 from .fingerprint import content_hash
+from .visibility import sees, var_modes
 from .flow import SIMUL, FlowCompiler, advance, mark_acted, push, run_effect, fire_events
 from .model import load_definition
 from .problems import DefinitionError, InputError, Problem, did_you_mean, sort_problems
@@ -704,21 +705,20 @@ class Game:
         d.pop("rng", None)
         w = self.world
         for name in list(d["zones"]):
-            if w.zone_visibility.get(("global", name)) in ("hidden", "owner"):
+            if not sees(w.zone_visibility.get(("global", name)), None, player):
                 d["zones"][name] = {"hidden": len(d["zones"][name])}
         for pl, row in enumerate(d["player_zones"]):
             for name in list(row):
-                vis = w.zone_visibility.get(("player", name))
-                if vis == "hidden" or (vis == "owner" and pl != player):
+                if not sees(w.zone_visibility.get(("player", name)), pl, player):
                     row[name] = {"hidden": len(row[name])}
-        private = [name for name, v, t in w.var_defs["player"] if (v.get("visible") == "owner")]
+        private = var_modes(w, "player")
         for pl, row in enumerate(d["player_vars"]):
-            if pl != player:
-                for name in private:
+            for name, mode in private.items():
+                if not sees(mode, pl, player):
                     row[name] = "hidden"
-        hidden_g = [name for name, v, t in w.var_defs["global"] if v.get("visible") == "none"]
-        for name in hidden_g:
-            d["vars"][name] = "hidden"
+        for name, mode in var_modes(w, "global").items():
+            if not sees(mode, None, player):
+                d["vars"][name] = "hidden"
         simultaneous.redact(self, d["flow"], player)
         d["viewer"] = player
         d["to_move"] = self.current_player(s)
@@ -745,11 +745,11 @@ class Game:
             lines.append(" / ".join(path) + (f" — {self.value_text(who, 'player', lang)}" if who is not None else ""))
         else:
             lines.append("game over" if lang == "en" else "游戏结束")
-        private = {name for name, v, t in self.world.var_defs["player"] if v.get("visible") == "owner"}
+        private = var_modes(self.world, "player")
         for pl in range(s.n):
             parts = []
             for name, (slot, t) in self.world.pvars.items():
-                if viewer is not None and pl != viewer and name in private:
+                if viewer is not None and name in private and not sees(private[name], pl, viewer):
                     continue
                 v = s.p[pl][slot]
                 if isinstance(v, dict):

@@ -487,6 +487,10 @@ class World:
     def param_fn(self, name, pf):
         default = self.params[name]
         mods = self.param_mods[name]
+        from .parameters import adjusted, compile_adjust
+        adjust = compile_adjust(self, name, self.__dict__.setdefault("_adjusting", set()))
+        if adjust is None:
+            raise CompileError(f"parameter {name}: an adjustment's condition reads {name} itself", None)
         G, PZ = self.layout.G, self.layout.PZ
         active = self.type_active
         fired = self.mod_fired
@@ -517,6 +521,8 @@ class World:
                         v = v + m[1] if m[0] == "add" else m[1]
                         key = (t, name)
                         fired[key] = fired.get(key, 0) + 1
+            if adjust:
+                v = adjusted(name, adjust, s, pl, v)
             if cache is not None:
                 cache[(name, pl)] = v
             return v
