@@ -142,13 +142,29 @@ def _division_by_zero():
     raise RuleError("division by zero")
 
 
+class _Nothing:
+    """What min/max of no items give without a `default`: an error, not a number that looks like one."""
+
+    def __init__(self, name):
+        self.name = name
+
+
+_NOTHING = {"min": _Nothing("min"), "max": _Nothing("max")}
+
+
+def _of_nothing(v):
+    if type(v) is _Nothing:
+        raise RuleError(f"{v.name} of nothing: no item to compare (give one with `, default = VALUE`)")
+    return v
+
+
 # Aggregates over a generator, as Python source: {el} the element, {loop} `for e[i] in ... if ...`.
 GEN_FORMS = {
     "sum": ("sum(({el}) {loop})", "int"),
     "any": ("any(({el}) {loop})", "bool"),
     "all": ("all(({el}) {loop})", "bool"),
-    "min": ("min((({el}) {loop}), default=0)", "int"),
-    "max": ("max((({el}) {loop}), default=0)", "int"),
+    "min": ("min((({el}) {loop}), default={default})", "int"),
+    "max": ("max((({el}) {loop}), default={default})", "int"),
     "first": ("next((({el}) {loop}), None)", None),
     "list": ("[({el}) {loop}]", None),
     "count": (None, "int"),
@@ -663,7 +679,7 @@ class Compiler:
         return self.gen("(" + " or ".join(sets) + f" or ({self.src(body_x)}))", body_x.t)
 
     def x_call_gen(self, n, sc):
-        name_tok, gen = n.children
+        name_tok, gen = n.children[:2]
         name = str(name_tok)
         from .vocabulary import AGGREGATES
         agg = AGGREGATES.get(name)
@@ -672,6 +688,13 @@ class Compiler:
                                name_tok)
         el_node, var_tok, coll_node = gen.children[:3]
         cond_node = gen.children[3] if len(gen.children) > 3 else None
+        default = None
+        if len(n.children) > 2 and n.children[2] is not None:  # `, default = VALUE` (min and max only)
+            if str(n.children[2]) != "default" or name not in ("min", "max"):
+                raise CompileError(f"'{name}(... for ...)' takes no '{n.children[2]}'"
+                                   + ("; only min and max take `, default = VALUE`" if name not in ("min", "max")
+                                      else "; did you mean 'default'?"), n.children[2])
+            default = self.expr(n.children[3], sc)
         coll = self.expr(coll_node, sc)
         et = elem_type(coll.t)
         if et is None:
@@ -698,6 +721,11 @@ class Compiler:
         form, t = GEN_FORMS[name]
         if t is None:
             t = "list:" + el.t if name == "list" else el.t
+        if name in ("min", "max"):
+            if default is not None:
+                return self.gen(form.format(el=es, loop=loop, default=f"({self.src(default)})"), t)
+            nothing = self.pool.ref(_NOTHING[name])
+            return self.gen(f"{self.pool.ref(_of_nothing)}({form.format(el=es, loop=loop, default=nothing)})", t)
         return self.gen(form.format(el=es, loop=loop), t)
 
     # ---------------------------------------------------------------- references (assignable)

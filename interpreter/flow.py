@@ -14,6 +14,7 @@ from .compiler import RuleError, Scope, Unit
 from .limits import MAX_EVENTS, MAX_FLOW_DEPTH
 from .menuplan import hoister, invariant, plan, shared, single_loop
 from .world import label_of
+from .outcomes import ends_now
 
 SEQ, EFFECT, STEP, CALL, IF, REPEAT, EACH = range(7)
 SIMUL = 7  # a simultaneous decision (simultaneous.py)
@@ -45,7 +46,7 @@ class Action:
     """One action of a step: parameters with their domains, a condition, an effect and a label."""
 
     __slots__ = ("name", "step", "params", "cond", "effect", "nslots", "label", "is_pass", "cond_text",
-                 "path", "sig_cols", "piece_params", "idfmt", "pnames", "ptypes", "loc", "plan", "loop")
+                 "path", "sig_cols", "sig_maps", "piece_params", "idfmt", "pnames", "ptypes", "loc", "plan", "loop")
 
 
 class Step:
@@ -98,7 +99,8 @@ class Step:
                         # _signature, inline for the common shapes (no field, one field)
                         t = types[v]
                         cs = cols[t]
-                        sig = t if not cs else (t, fields[cs[0]][v]) if len(cs) == 1 else _signature(s, v, cols)
+                        sig = (t if not cs else (t, fields[cs[0]][v]) if len(cs) == 1 and t not in act.sig_maps
+                               else _signature(s, v, cols))
                         if sig in seen:
                             continue
                         e[slot] = v
@@ -133,8 +135,17 @@ def _signature(s, x, cols):
     if not cs:
         return t
     if len(cs) == 1:
-        return (t, s.fields[cs[0]][x])
-    return (t,) + tuple([s.fields[c][x] for c in cs])
+        return (t, _frozen(s.fields[cs[0]][x]))
+    return (t,) + tuple([_frozen(s.fields[c][x]) for c in cs])
+
+
+def _frozen(v):
+    """A field's value as a set member: a map by its items (two boats with different cargo differ)."""
+    if type(v) is dict:
+        return tuple(sorted((k, _frozen(w)) for k, w in v.items()))
+    if type(v) is list:
+        return tuple(_frozen(w) for w in v)
+    return v
 
 
 _FAILS = (TypeError, KeyError, IndexError, AttributeError, ValueError, ZeroDivisionError, RuleError)
@@ -358,6 +369,7 @@ class FlowCompiler:
             p.is_pass, p.cond_text, p.path, p.sig_cols, p.piece_params = True, None, path, {}, []
             p.ptypes = ()
             p.loc = st.loc
+            p.sig_maps = frozenset()
             p.idfmt, p.pnames, p.plan, p.loop = "pass", (), None, None
             st.pass_action = p
         return st
@@ -372,7 +384,7 @@ class FlowCompiler:
         a.name, a.step, a.path = str(aid), sid, path
         a.loc = self._loc(path + ("if",))
         a.is_pass = bool(raw.get("pass", False))
-        a.sig_cols = w.sig_cols
+        a.sig_cols, a.sig_maps = w.sig_cols, w.sig_maps
         u = self.unit(event)
         u.effects = False  # choices and conditions only look; the effect may change the state
         sc = Scope(u)
@@ -484,8 +496,11 @@ def new_decision():
 
 
 def fire_events(game, s):
-    """Push the flows of the hooks that listen to the events emitted by the effect that just ran."""
+    """Push the flows of the hooks that listen to the events emitted by the effect that just ran (none once
+    an end trigger with `now` has ended the game)."""
     global _events
+    if ends_now(game, s):
+        return
     while s.ev:
         events, s.ev = s.ev, []
         _events += len(events)
@@ -515,7 +530,7 @@ def run_effect(game, s, fn, nslots, player, event):
     s.ev = []
     s.budget = 0
     fn(s, [player, event] + [None] * (nslots - 2))
-    if s.ev:
+    if s.ev or s.ends:  # events, or an end trigger that ends the game now
         fire_events(game, s)
 
 
@@ -587,7 +602,7 @@ def _advance(game, s, log):
                 s.budget = 0
                 node.fn(s, e)
                 log.append(_told(game, s, node, fr, e))
-                if s.ev:
+                if s.ev or s.ends:
                     fire_events(game, s)
             else:
                 run_effect(game, s, node.fn, node.nslots, fr[1], fr[2])
@@ -652,6 +667,14 @@ def _advance(game, s, log):
                 if len(order) <= 1:
                     flow.pop()
                     continue
+                # the turns taken so far ride in an eighth field, added on the first turn: `max` bounds them
+                turns = fr[7] if len(fr) > 7 else 0
+                if turns >= limit * s.n:
+                    raise RuleError(f"each_player went around {limit} times (its max)", _at(game, node))
+                if len(fr) > 7:
+                    fr[7] = turns + 1
+                else:
+                    fr.append(1)
                 i %= len(order)
                 fr[3], fr[6] = i, 1
                 flow.append([node.children[0], order[i], fr[2], 0, None, 0, 0])

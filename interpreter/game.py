@@ -29,6 +29,7 @@ from .ratings import compile_ratings
 from .resources import data_dir
 from .state import State, StateFormatError, from_json, map_index, to_json
 from .static_checks import check_uncalled_defs, same_value
+from .visibility import sees, var_modes
 from .world import World, label_of
 
 
@@ -247,6 +248,8 @@ class Game:
                 self.tiebreaks.append((x.f, u.n))
         self.score_order = sc.get("order", "high")
         self.rate = compile_ratings(w, sc)
+        from .outcomes import Outcomes
+        self.outcomes = Outcomes(w, sc)
 
     # ------------------------------------------------------------ new game
     def new_game(self, players: int, seed: int = 0, options: dict | None = None, log: list | None = None) -> State:
@@ -546,7 +549,7 @@ class Game:
             t.budget = 0
             try:
                 act.effect(t, e)
-                if t.ev:
+                if t.ev or t.ends:  # events, or an end trigger that ends the game now
                     fire_events(self, t)
             except (TypeError, KeyError, IndexError, AttributeError, ValueError) as ex:
                 raise RuleError(f"{type(ex).__name__}: {ex}", f"step {act.step}, action {act.name}") from None
@@ -596,6 +599,7 @@ class Game:
         out = {"scores": scores, "breakdown": bd, "tiebreak": tb,
                "winners": [pl for pl in range(s.n) if keys[pl] == best], "over": self.is_over(s),
                "ends": list(s.ends)}
+        self.outcomes.decide(s, out, sign)
         ratings = self.rate(s, scores) if self.rate is not None else None
         if ratings is not None:
             out["ratings"] = ratings
@@ -714,7 +718,7 @@ class Game:
                 problem = simultaneous.frame_problem(self, s, fr)
                 if problem:
                     return problem
-            if (len(fr) != 7 or type(fr[0]) is not int or not 0 <= fr[0] < len(self.nodes)
+            if (len(fr) not in (7, 8) or type(fr[0]) is not int or not 0 <= fr[0] < len(self.nodes)
                     or (fr[1] is not None and not (type(fr[1]) is int and 0 <= fr[1] < s.n))):
                 return f"flow frame {fr!r} is not a position of this game's flow"
         for e in s.ends:
@@ -731,21 +735,20 @@ class Game:
         d.pop("rng", None)
         w = self.world
         for name in list(d["zones"]):
-            if w.zone_visibility.get(("global", name)) in ("hidden", "owner"):
+            if not sees(w.zone_visibility.get(("global", name)), None, player):
                 d["zones"][name] = {"hidden": len(d["zones"][name])}
         for pl, row in enumerate(d["player_zones"]):
             for name in list(row):
-                vis = w.zone_visibility.get(("player", name))
-                if vis == "hidden" or (vis == "owner" and pl != player):
+                if not sees(w.zone_visibility.get(("player", name)), pl, player):
                     row[name] = {"hidden": len(row[name])}
-        private = [name for name, v, t in w.var_defs["player"] if (v.get("visible") == "owner")]
+        private = var_modes(w, "player")
         for pl, row in enumerate(d["player_vars"]):
-            if pl != player:
-                for name in private:
+            for name, mode in private.items():
+                if not sees(mode, pl, player):
                     row[name] = "hidden"
-        hidden_g = [name for name, v, t in w.var_defs["global"] if v.get("visible") == "none"]
-        for name in hidden_g:
-            d["vars"][name] = "hidden"
+        for name, mode in var_modes(w, "global").items():
+            if not sees(mode, None, player):
+                d["vars"][name] = "hidden"
         simultaneous.redact(self, d["flow"], player)
         d["viewer"] = player
         d["to_move"] = self.current_player(s)
@@ -772,11 +775,11 @@ class Game:
             lines.append(" / ".join(path) + (f" — {self.value_text(who, 'player', lang)}" if who is not None else ""))
         else:
             lines.append("game over" if lang == "en" else "游戏结束")
-        private = {name for name, v, t in self.world.var_defs["player"] if v.get("visible") == "owner"}
+        private = var_modes(self.world, "player")
         for pl in range(s.n):
             parts = []
             for name, (slot, t) in self.world.pvars.items():
-                if viewer is not None and pl != viewer and name in private:
+                if viewer is not None and name in private and not sees(private[name], pl, viewer):
                     continue
                 v = s.p[pl][slot]
                 if isinstance(v, dict):

@@ -7,6 +7,8 @@ piece is always in exactly one zone) and checked here too.
 
 from __future__ import annotations
 
+from .visibility import secret, sees, var_modes, zone_seen
+
 
 def resource_holders(game):
     """[(resource, where, getter)] for every place that holds a resource."""
@@ -96,21 +98,22 @@ def hidden_leaks(game, s, viewer) -> list[str]:
         problems.append("the view shows the random generator's state")
     w = game.world
     for (scope, name), vis in w.zone_visibility.items():
-        if vis not in ("hidden", "owner"):
+        if not secret(vis):
             continue
         if scope == "global":
-            if vis == "hidden" and isinstance(v["zones"][name], list) and v["zones"][name]:
+            if not sees(vis, None, viewer) and isinstance(v["zones"][name], list) and v["zones"][name]:
                 problems.append(f"zone {name} is hidden but its pieces are listed")
         else:
             for pl, row in enumerate(v["player_zones"]):
-                if (vis == "hidden" or pl != viewer) and isinstance(row[name], list) and row[name]:
+                if not sees(vis, pl, viewer) and isinstance(row[name], list) and row[name]:
                     problems.append(f"player {pl + 1}'s {name} is shown to player {viewer + 1}")
-    private = [name for name, d, t in w.var_defs["player"] if d.get("visible") == "owner"]
     for pl, row in enumerate(v["player_vars"]):
-        if pl != viewer:
-            for name in private:
-                if row.get(name) != "hidden":
-                    problems.append(f"player {pl + 1}'s {name} is shown to player {viewer + 1}")
+        for name, mode in var_modes(w, "player").items():
+            if not sees(mode, pl, viewer) and row.get(name) != "hidden":
+                problems.append(f"player {pl + 1}'s {name} is shown to player {viewer + 1}")
+    for name, mode in var_modes(w, "global").items():
+        if not sees(mode, None, viewer) and v["vars"].get(name) != "hidden":
+            problems.append(f"the hidden {name} is shown to player {viewer + 1}")
     return problems
 
 
@@ -120,16 +123,12 @@ def action_leaks(game, s) -> list[str]:
     player = game.current_player(s)
     if player is None:
         return []
-    lay = game.layout
-    vis = game.world.zone_visibility
     out = []
     for act, vals in game._menu(s):
         for i in act.piece_params:
             x = vals[i]
             z = s.loc[x]
-            owner = lay.zone_owner(z)
-            v = vis.get(("global", lay.zone_name(z)) if owner is None else ("player", lay.zone_name(z)))
-            if v == "hidden" or (v == "owner" and owner != player):
+            if not zone_seen(game, z, player):
                 out.append(f"action {act.name} offers piece {x} from {game.world.zone_label(z)}, which player "
                            f"{player + 1} may not see")
     return out

@@ -27,7 +27,8 @@ READABLE = ("int", "bool", "str", "player", "piece", "none", "any")
 
 def compile_label(w, raw, default, unit, sc, path):
     """A label as {en, zh} lists of parts: (text, None, None, None) or (None, fn, type, privacy), privacy
-    being None (public), "owner" (the acting player only) or "none" (nobody)."""
+    being None (public), "owner" (the acting player only), "others" (all but the acting player) or "none"
+    (nobody)."""
     lab = label_of(raw, default)
     parts = {}
     for lang in ("en", "zh"):
@@ -62,13 +63,15 @@ def compile_label(w, raw, default, unit, sc, path):
 def _privacy(w, reads, hole):
     level = None
     for what, name in reads:
-        if what == "pvar" and _visibility(w, "player", name) == "owner":
-            # the acting player's own (`player.secret`) is theirs to see; anyone else's, nobody's here
+        mode = _visibility(w, "player", name) if what == "pvar" else None
+        if mode in ("owner", "others"):
+            # the acting player's own (`player.secret`) is told to them only (owner) or to all but them
+            # (others); anyone else's, to nobody here
             own = len(re.findall(rf"(?<![\w.])player\s*\.\s*{name}\b", hole))
-            if own < len(re.findall(rf"\.\s*{name}\b", hole)):
+            if own < len(re.findall(rf"\.\s*{name}\b", hole)) or (level is not None and level != mode):
                 return "none"
-            level = "owner"
-        elif what == "var" and _visibility(w, "global", name) == "none":
+            level = mode
+        elif mode == "none" or (what == "var" and _visibility(w, "global", name) == "none"):
             return "none"
     return level
 
@@ -93,7 +96,8 @@ def render(game, s, label, e, viewer=EVERYONE, after=None):
                 text.append(lit)
                 continue
             priv = part[3] if len(part) > 3 else None
-            if viewer is not EVERYONE and (priv == "none" or (priv == "owner" and viewer != e[0])):
+            if viewer is not EVERYONE and (priv == "none" or (priv == "owner" and viewer != e[0])
+                                           or (priv == "others" and viewer == e[0])):
                 text.append("?")
                 continue
             try:

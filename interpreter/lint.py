@@ -148,7 +148,7 @@ def unused_components(game):
     pzone_names = {z: name for name, z in w.pzones.items()}
     for tname, plan in ((p[0], p) for p in game.piece_plan):
         tdef = w.type_entries[tname]
-        if tname in mentioned or tdef.get("modifies") or tdef.get("hooks"):
+        if tname in mentioned or tdef.get("modifies"):
             continue
         zname = (pzone_names if plan[3] else zone_names).get(plan[2])
         if zname is not None and (("pzone" if plan[3] else "zone"), zname) in reads:

@@ -173,7 +173,8 @@ def single_loop(compiler, act, cond_src, signature):
         f"for v in {d}(s, e):",
         "    t = types[v]",
         "    cs = cols[t]",
-        f"    sig = t if not cs else (t, fields[cs[0]][v]) if len(cs) == 1 else {pool.ref(signature)}(s, v, cols)",
+        f"    sig = (t if not cs else (t, fields[cs[0]][v]) if len(cs) == 1 and t not in {a}.sig_maps"
+        f" else {pool.ref(signature)}(s, v, cols))",
         "    if sig in seen:",
         "        continue",
         f"    e[{slot}] = v",

@@ -39,6 +39,7 @@ TEMPLATES = {
         "player": "the player", "players": "the players", "player_count": "the number of players",
         "none": "none", "true": "true", "false": "false", "game_ending": "the game is ending",
         "pieces": "all pieces", "self": "this piece", "event": "the event", "sep": ", ",
+        "default": " (or {v} if there is none)",
     },
     "zh": {
         "or_": "{a}或{b}", "and_": "{a}且{b}", "not_": "并非{a}", "ternary": "若{c}则为{a},否则为{b}",
@@ -64,6 +65,7 @@ TEMPLATES = {
         "player": "该玩家", "players": "所有玩家", "player_count": "玩家人数",
         "none": "无", "true": "真", "false": "假", "game_ending": "游戏即将结束",
         "pieces": "所有配件", "self": "该配件", "event": "该事件", "sep": "、",
+        "default": "（若没有则为{v}）",
     },
 }
 
@@ -339,7 +341,7 @@ class Phrases:
         return tpl.format(*words, all=self.t["sep"].join(words))
 
     def x_call_gen(self, n):
-        name, gen = n.children
+        name, gen = n.children[:2]
         name = str(name)
         e, var, coll, *cond = gen.children
         self.locals.add(str(var))
@@ -349,7 +351,10 @@ class Phrases:
             parts["cond"] = self.t["cond"].format(c=parts["e"])
         if name in self.n.defs or "agg." + name not in self.t:
             return self.formula(name, [self.t["genexp"].format(a=f"{parts['e']} for {parts['x']} in {parts['coll']}")])
-        return self.t["agg." + name].format(**parts)
+        text = self.t["agg." + name].format(**parts)
+        if len(n.children) > 3 and n.children[3] is not None:  # min/max(..., default = V)
+            text += self.t["default"].format(v=self.x(n.children[3]))
+        return text
 
     def x_genexp(self, n):  # only inside call_gen, rendered there; kept for completeness
         e, var, coll, *cond = n.children

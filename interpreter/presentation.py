@@ -287,6 +287,8 @@ def outcome_model(L: Labels, outcome: dict) -> dict:
     names = "、".join if lang == "zh" else ", ".join
     line = (say("winner", lang, who=person(winners[0], lang)) if len(winners) == 1 else
             say("winners", lang, who=names(person(s, lang) for s in winners)) if winners else "")
+    if outcome.get("shared") in ("win", "loss"):  # a cooperative game: one result for the whole table
+        line = say("all_win" if outcome["shared"] == "win" else "all_lose", lang)
     tiebreak = outcome.get("tiebreak") or []
     scores = outcome.get("scores", [])
     tie = None

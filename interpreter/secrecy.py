@@ -70,11 +70,8 @@ def sealed_leaks(game, s) -> list[str]:
 
 def _visible(game, z, seat):
     """May `seat` see the pieces of zone z?"""
-    lay = game.layout
-    owner = lay.zone_owner(z)
-    vis = game.world.zone_visibility.get(("global", lay.zone_name(z)) if owner is None
-                                         else ("player", lay.zone_name(z)))
-    return not (vis == "hidden" or (vis == "owner" and owner != seat))
+    from .visibility import zone_seen
+    return zone_seen(game, z, seat)
 
 
 def _public_zones(game, view):
@@ -91,7 +88,7 @@ def _public_zones(game, view):
 
 def hides_choices(game) -> bool:
     """Does the game have any zone some player may not see (else no choice can be hidden)?"""
-    return any(v in ("hidden", "owner") for v in game.world.zone_visibility.values())
+    return any(v in ("hidden", "owner", "others") for v in game.world.zone_visibility.values())
 
 
 def elimination_leaks(game, s, action) -> list[str]:

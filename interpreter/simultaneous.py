@@ -110,7 +110,7 @@ def reveal(game, s, fr, node, log):
                 act.effect(s, e)
             except (TypeError, KeyError, IndexError, AttributeError, ValueError) as ex:
                 raise RuleError(f"{type(ex).__name__}: {ex}", f"step {act.step}, action {act.name}") from None
-            if s.ev:
+            if s.ev or s.ends:
                 fire_events(game, s)
         if log is not None:  # told once the effect ran: a card played face up is named
             from .labels import entry

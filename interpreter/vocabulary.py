@@ -8,7 +8,7 @@ refused in conditions), and how to build the compiled closure from the compiled 
 from __future__ import annotations
 
 from . import rng
-from .compiler import NOCONST, CompileError, RuleError, X, charge, elem_type
+from .compiler import _NOTHING, NOCONST, CompileError, RuleError, X, _of_nothing, charge, elem_type
 
 
 class Fn:
@@ -228,14 +228,15 @@ def _abs(c, a, node):
 
 def _minmax(py):
     def build(c, a, node):
-        if len(a) == 1:
-            return c.gen(f"{py.__name__}(({c.src(a[0])}), default=0)", "int")
+        if len(a) == 1:  # of a list: of an empty one is an error (see compiler._of_nothing)
+            nothing = c.pool.ref(_NOTHING[py.__name__])
+            return c.gen(f"{c.pool.ref(_of_nothing)}({py.__name__}(({c.src(a[0])}), default={nothing}))", "int")
         return c.gen(f"{py.__name__}(" + ", ".join(f"({c.src(x)})" for x in a) + ")", "int")
     return build
 
 
-FUNCTIONS["min"] = Fn(_minmax(min), 1, 8, doc="min(a, b, ...) or min(list); min of nothing is 0")
-FUNCTIONS["max"] = Fn(_minmax(max), 1, 8, doc="max(a, b, ...) or max(list); max of nothing is 0")
+FUNCTIONS["min"] = Fn(_minmax(min), 1, 8, doc="min(a, b, ...) or min(list); min of nothing is an error")
+FUNCTIONS["max"] = Fn(_minmax(max), 1, 8, doc="max(a, b, ...) or max(list); max of nothing is an error")
 
 
 @fn("clamp", 3)

@@ -32,6 +32,8 @@ WORDS: dict[str, dict[str, str]] = {
     "final_scores": {"en": "Final scores", "zh": "最终得分"},
     "winner": {"en": "Winner: {who}", "zh": "获胜者：{who}"},
     "winners": {"en": "Winners (shared): {who}", "zh": "共同获胜：{who}"},
+    "all_win": {"en": "Everyone wins together", "zh": "全体玩家共同获胜"},
+    "all_lose": {"en": "Everyone loses together", "zh": "全体玩家共同失败"},
     "tie_broken": {"en": "Tie on {n} points, broken by: {keys}", "zh": "{n}分平手，以此决胜：{keys}"},
     "ended_by": {"en": "The game ended: {why}", "zh": "游戏结束原因：{why}"},
     "tie_broken": {"en": "Tie on {score} points, broken by: {keys}", "zh": "{score}分平局，按以下顺序决胜：{keys}"},

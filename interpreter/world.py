@@ -210,7 +210,7 @@ class World:
                 self.type_labels[tname] = label_of(tdef, tname)
                 for pname, default in defaults.items():
                     self.props.setdefault(pname, {})
-        reserved = {"label", "count", "source", "provisional", "modifies", "hooks", "zone", "description",
+        reserved = {"label", "count", "source", "provisional", "modifies", "zone", "description",
                     "note"}
         for tname, cname in self.types.items():
             tdef = self.type_entries[tname]
@@ -257,10 +257,12 @@ class World:
                 self.field_min[fname] = fdef.get("min", 0)
             self.field_defs.append((fname, {c for c, _ in decls}, fdef, is_map))
         # The field columns that tell two pieces of one type apart (for `distinct` choices); maps are
-        # compared by their items.
+        # compared by their items (sig_maps: the types with a map field, whose signature freezes them).
         self.sig_cols = {t: [self.fields[f][0] for f, classes, fdef, is_map in self.field_defs
-                             if c in classes and not is_map]
+                             if c in classes]
                          for t, c in self.types.items()}
+        self.sig_maps = frozenset(t for t, c in self.types.items()
+                                  if any(is_map and c in classes for f, classes, fdef, is_map in self.field_defs))
 
     def _numbered(self, cname, types):
         """(type name, entry) of a class's types, a numbered type expanded into one type per number:
@@ -516,6 +518,10 @@ class World:
     def param_fn(self, name, pf):
         default = self.params[name]
         mods = self.param_mods[name]
+        from .parameters import adjusted, compile_adjust
+        adjust = compile_adjust(self, name, self.__dict__.setdefault("_adjusting", set()))
+        if adjust is None:
+            raise CompileError(f"parameter {name}: an adjustment's condition reads {name} itself", None)
         G, PZ = self.layout.G, self.layout.PZ
         active = self.type_active
         fired = self.mod_fired
@@ -546,6 +552,8 @@ class World:
                         v = v + m[1] if m[0] == "add" else m[1]
                         key = (t, name)
                         fired[key] = fired.get(key, 0) + 1
+            if adjust:
+                v = adjusted(name, adjust, s, pl, v)
             if cache is not None:
                 cache[(name, pl)] = v
             return v

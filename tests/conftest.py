@@ -28,4 +28,5 @@ def game_dirs():
     """Every shipped game and every example game (a directory with a `game:` section)."""
     out = sorted(p for p in (ROOT / "gamedefs").iterdir() if p.is_dir()) if (ROOT / "gamedefs").is_dir() else []
     out += sorted(p.parent for p in (ROOT / "examples").glob("*/game.yaml"))
+    out += sorted(p.parent for p in (ROOT / "examples" / "mechanisms").glob("*/game.yaml"))
     return out

@@ -526,3 +526,14 @@ def test_a_player_who_passed_in_an_auction_is_not_asked_again(tmp_path):
     # seat 1 passes first and never comes back; 2, 3, 4 raise; 2 raises again; 3 and 4 pass
     assert order == [0, 1, 2, 3, 1, 2, 3]
     assert game.is_over(s) and game.scores(s)[1] == 1
+
+
+def test_one_left_honours_its_max(tmp_path):
+    # Two players who always raise would bid forever: `max: 2` stops the auction after two times around.
+    game = make_game(tmp_path, BIDDING.replace("until: one_left", "until: one_left\n    max: 2")
+                     .replace("coins: {init: 5}", "coins: {init: 5000}")
+                     .replace("player != high", "true"))
+    s = game.new_game(2)
+    with pytest.raises(Exception, match=r"went around 2 times \(its max\)"):
+        for _ in range(10):
+            s = game.apply(s, "raise")

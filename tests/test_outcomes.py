@@ -1,0 +1,115 @@
+"""Outcomes: shared wins and losses (cooperative games), winners named by an end trigger, teams, and an end
+trigger with `now` that stops the flow at once, in the middle of a round."""
+
+import pytest
+
+from interpreter.game import load_game
+
+from conftest import ROOT
+from games import make_game
+
+LEVEE = ROOT / "examples" / "mechanisms" / "levee"
+CROWN = ROOT / "examples" / "mechanisms" / "crown_race"
+
+
+def test_a_cooperative_game_is_lost_by_everyone():
+    game = load_game(LEVEE)
+    s = game.new_game(2)
+    s = game.apply(game.apply(s, "shore"), "shore")  # water 0 + 2 = 2
+    s = game.apply(game.apply(s, "shore"), "shore")  # 0 + 3 = 3
+    s = game.apply(game.apply(s, "build"), "build")  # 3 + 4 = 7: flooded
+    out = game.outcome(s)
+    assert game.is_over(s) and out["ends"] == ["flooded"]
+    assert out["winners"] == [] and out["shared"] == "loss" and out["results"] == ["loss", "loss"]
+    assert out["decided_by"] == "flooded"
+
+
+def test_a_cooperative_game_is_won_by_everyone_mid_round():
+    game = load_game(LEVEE)
+    s = game.new_game(3)
+    for _ in range(4):
+        s = game.apply(s, "build")
+    out = game.outcome(s)
+    assert game.is_over(s) and game.current_player(s) is None and game.legal_actions(s) == []
+    assert out["winners"] == [0, 1, 2] and out["shared"] == "win" and out["results"] == ["win"] * 3
+
+
+def test_an_immediate_win_stops_the_round_and_names_the_winner():
+    game = load_game(CROWN)
+    s = game.new_game(3)
+    for _ in range(4):  # everyone steps four times: 4, 4, 4
+        for _seat in range(3):
+            s = game.apply(s, "step")
+    s = game.apply(s, "step")  # seat 1 reaches 5: seats 2 and 3 do not get their turn
+    out = game.outcome(s)
+    assert game.is_over(s) and out["winners"] == [0] and out["results"] == ["win", "loss", "loss"]
+    assert out["scores"] == [5, 4, 4]
+    assert game.from_json(game.to_json(s)).flow == []
+
+
+HOOKED = """
+game: {id: hooked, players: [2]}
+vars:
+  global:
+    heard: {}
+  player:
+    side: {}
+events:
+  rang: {}
+hooks:
+  listen: {on: rang, do: {effect: "heard += 1"}}
+flow:
+  repeat:
+    - each_player: {step: s}
+  max: 5
+steps:
+  s:
+    actions:
+      ring: {effect: "emit rang()"}
+      ring_and_stop: {effect: "emit rang(); end_game(stop)"}
+      defect: {effect: "player.side = 1; end_game(stop)"}
+end:
+  triggers:
+    stop: {now: true}
+scoring:
+  items:
+    heard: {expr: "heard + player.side"}
+  teams: "player.side"
+"""
+
+
+def test_an_end_now_runs_no_hook_after_it(tmp_path):
+    game = make_game(tmp_path, HOOKED)
+    s = game.apply(game.new_game(2), "ring")
+    assert game.evaluate(s, "heard") == 1
+    s = game.apply(s, "ring_and_stop")
+    assert game.is_over(s) and game.evaluate(s, "heard") == 1
+
+
+def test_teams_sum_their_scores_and_win_together(tmp_path):
+    game = make_game(tmp_path, HOOKED)
+    out = game.outcome(game.apply(game.new_game(2), "ring_and_stop"))
+    assert out["teams"] == [0, 0] and out["team_scores"] == [0, 0] and out["winners"] == [0, 1]
+    out = game.outcome(game.apply(game.new_game(2), "defect"))  # seat 1 joins team 1 and scores 1
+    assert out["teams"] == [1, 0] and out["team_scores"] == [1, 0] and out["winners"] == [0]
+
+
+def test_a_plain_game_keeps_its_outcome_keys():
+    game = load_game(ROOT / "examples" / "high_card")
+    s = game.new_game(2)
+    while not game.is_over(s):
+        s = game.apply(s, game.legal_actions(s)[0])
+    out = game.outcome(s)
+    assert {"scores", "breakdown", "tiebreak", "winners", "over", "ends"} <= set(out)
+    assert out["results"] == ["win" if p in out["winners"] else "loss" for p in range(2)]
+    assert "shared" not in out and "teams" not in out
+
+
+def test_the_outcome_picture_tells_a_shared_loss():
+    from interpreter.presentation import Labels, outcome_model
+    game = load_game(LEVEE)
+    s = game.new_game(2)
+    for a in ("shore", "shore", "shore", "shore", "build", "build"):
+        s = game.apply(s, a)
+    line = outcome_model(Labels(game, "en"), game.outcome(s))["line"]
+    assert line == "Everyone loses together"
