@@ -737,6 +737,7 @@ class Compiler:
             head.append(f"if _k not in _c: {self.pool.ref(_no_key)}(_k, _c)")
         get = self.pool.define("s, e", head + ["return _c[_k]"])
         put = self.pool.define("s, e, v", self.store(place, "v"))
+        get.place = place  # for a function that generates its reads and writes inline (transfer)
         return get, put, place["t"]
 
     def map_min(self, base):
@@ -779,13 +780,13 @@ class Compiler:
         if kind == "simple_stmt":
             for c in node.children:
                 lines.append((depth, f"_ln = {len(locs)}"))
-                locs.append(self._loc(where, c))
+                locs.append((where, c))  # its place is found only if it fails
                 for text in self.small(c, sc):
                     lines.append((depth, text))
             return
         if kind == "if_stmt":
             lines.append((depth, f"_ln = {len(locs)}"))
-            locs.append(self._loc(where, node))
+            locs.append((where, node))  # its place is found only if it fails
             ch = node.children
             lines.append((depth, f"if ({self.src(self.expr(ch[0], sc))}):"))
             self.suite(ch[1], sc, where, lines, locs, depth + 1)
@@ -799,7 +800,7 @@ class Compiler:
             return
         if kind == "for_stmt":
             lines.append((depth, f"_ln = {len(locs)}"))
-            locs.append(self._loc(where, node))
+            locs.append((where, node))  # its place is found only if it fails
             var_tok, coll_node, body_node = node.children
             coll = self.expr(coll_node, sc)
             et = elem_type(coll.t)
@@ -963,7 +964,7 @@ class Compiler:
 def _relocator(locs):
     """What a generated effect raises when its statement number `ln` fails: a RuleError naming the place."""
     def relocate(ex, ln):
-        loc = locs[ln] if 0 <= ln < len(locs) else None
+        loc = Compiler._loc(*locs[ln]) if 0 <= ln < len(locs) else None  # (where, node): named when needed
         if isinstance(ex, RuleError):
             return ex if ex.where is not None else RuleError(ex.message, loc)
         if isinstance(ex, (TypeError, KeyError, IndexError, AttributeError, ValueError, ZeroDivisionError)):

@@ -309,6 +309,16 @@ def _transfer(c, a, node):
     nf = a[0].f
     sget, sset, _ = a[1]
     dget, dset, _ = a[2]
+    sp, dp = getattr(sget, "place", None), getattr(dget, "place", None)
+    if sp is not None and dp is not None:
+        # One generated function: the same reads, checks and writes in the same order, without four calls.
+        from .compiler import _no_key
+        body = [f"_n = {c.src(a[0])}", f"_c = {sp['c']}", f"_k = {sp['k']}"]
+        if sp.get("map"):
+            body.append(f"if _k not in _c: {c.pool.ref(_no_key)}(_k, _c)")
+        body += ["_have = _c[_k]", "_m = _n if _n < _have else _have", "if _m <= 0:", "    return 0"]
+        body += c.store(sp, "_have - _m") + c.store(dp, "_c[_k] + _m") + ["return _m"]
+        return X(c.pool.define("s, e", body), "int")
 
     def tr(s, e):
         n = nf(s, e)
