@@ -1124,7 +1124,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "serve", help="a local web table: lobby, one page per person, replays, verify and compare",
         description="Serve the web table (Flask) on this machine: a lobby to pick the game, players, "
-                    "seed, language, variants, options and who sits where (a person or a bot); one page per "
+                    "seed, language, variants, options and who sits where (a person, or a bot with its budget such as "
+                    "mcts:ms=1000); one page per "
                     "person's seat, each in its own browser tab, showing only what that seat may see (or "
                     "hot-seat mode: one page, with a 'pass to Player N' screen between people); the board "
                     "as SVG, the choices as buttons, the narration, undo; the record of a finished game; a "

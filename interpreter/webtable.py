@@ -84,10 +84,14 @@ def parse_options(text: str) -> dict | None:
     return options or None
 
 
+# The bots the lobby offers, each with its budget (any bot spec is accepted: `mcts:iterations=400`).
+LOBBY_BOTS = ("random", "greedy", "mcts:ms=300", "mcts:ms=1000")
+
+
 def create_app(tables: dict | None = None):
     from flask import Flask, Response, abort, jsonify, redirect, request
 
-    from .bots import BOTS
+    from .bots import BotSpecError, parse_bot_spec
     from .game import load_game
 
     app = Flask(__name__)
@@ -127,7 +131,7 @@ def create_app(tables: dict | None = None):
         return render(webpages.LOBBY, lang, title=say("lobby", lang), games=games, game=game,
                       players=counts[0], seed=1, variants=variants_of(game) if game else [],
                       max_players=max(max(g["players"]) for g in games) if games else 4,
-                      kinds=["human", *BOTS], tables=[{"id": k, "title": v.title} for k, v in store.items()])
+                      kinds=["human", *LOBBY_BOTS], tables=[{"id": k, "title": v.title} for k, v in store.items()])
 
     @app.post("/new")
     def new():
@@ -146,8 +150,12 @@ def create_app(tables: dict | None = None):
         if players not in game.player_counts:
             abort(400, f"this game takes {', '.join(map(str, game.player_counts))} players")
         kinds = [f.get(f"seat{s + 1}", "random") for s in range(players)]
-        if any(k not in ("human", *BOTS) for k in kinds):
-            abort(400, "a seat is a person or a bot")
+        for k in kinds:
+            if k != "human":
+                try:
+                    parse_bot_spec(k)
+                except BotSpecError as exc:
+                    abort(400, f"a seat is a person or a bot spec: {exc}")
         options = parse_options(f.get("options", ""))
         name = game.name.get(lang, game.id)
         try:

@@ -143,3 +143,16 @@ def test_verify_and_compare_pages():
     variant = load_game("puerto_rico").origin[0] / "variants" / "two_players.yaml"
     page = client.get(f"/compare?game=puerto_rico&variant={variant}&players=2&games=2&run=1").get_data(as_text=True)
     assert 'id="report"' in page and "win rate" in page.lower()
+
+
+def test_the_lobby_offers_bots_with_budgets_and_refuses_a_bad_spec():
+    app = create_app()
+    client = app.test_client()
+    lobby = client.get("/").get_data(as_text=True)
+    assert 'value="mcts:ms=300"' in lobby and 'value="mcts:ms=1000"' in lobby
+    start(client, "puerto_rico", 3, ["human", "mcts:iterations=5", "greedy"])
+    table = next(iter(app.config["TABLES"].values()))
+    assert table.bots[1].spec() == "mcts:iterations=5"
+    bad = client.post("/new", data={"game": "puerto_rico", "players": "3", "seed": "1", "lang": "en",
+                                    "seat1": "human", "seat2": "mcts:iterations=zero", "seat3": "random"})
+    assert bad.status_code == 400
