@@ -112,10 +112,7 @@ def _flow_problem(game, s) -> str | None:
     for fr in s.flow:
         node = nodes[fr[0]]
         a, order, b, c = fr[3], fr[4], fr[5], fr[6]
-        if node.kind == SIMUL:  # the seats that choose and their sealed choices (simultaneous.py)
-            problem = _simultaneous_problem(fr, s.n)
-            if problem:
-                return problem
+        if node.kind == SIMUL:  # its seats and sealed choices: simultaneous.frame_problem (Game._inconsistency)
             continue
         if any(type(x) is not int or x < 0 for x in (a, b, c)):
             return f"flow frame {fr!r} has counters that are not whole numbers >= 0"
@@ -134,23 +131,6 @@ def _flow_problem(game, s) -> str | None:
             return f"flow frame {fr!r} has counters its node never sets"
     if nodes[s.flow[-1][0]].kind not in (STEP, SIMUL):
         return "the flow stack does not end at a step (a decision)"
-    return None
-
-
-def _simultaneous_problem(fr, n: int) -> str | None:
-    """A simultaneous decision's frame: the seats that choose (distinct seats) and one sealed choice (an
-    action id) or None per seat, with at least one still to choose; or not started (both None)."""
-    seats, chosen = fr[4], fr[5]
-    if seats is None and chosen is None and fr[3] == 0 and fr[6] == 0:
-        return None
-    if (not isinstance(seats, list) or any(type(p) is not int or not 0 <= p < n for p in seats)
-            or len(set(seats)) != len(seats)):
-        return f"flow frame {fr!r} has choosing seats that are not distinct seats"
-    if not isinstance(chosen, list) or len(chosen) != len(seats) or any(
-            c is not None and not isinstance(c, str) for c in chosen):
-        return f"flow frame {fr!r} has sealed choices that are not one action id or none per seat"
-    if None not in chosen:
-        return f"flow frame {fr!r} has every choice in but was not revealed"
     return None
 
 

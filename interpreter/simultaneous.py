@@ -19,6 +19,7 @@ order.
 from __future__ import annotations
 
 from .compiler import RuleError
+from .flow import SIMUL
 
 CHOSEN = "chosen"  # what a view shows of another seat's pending choice
 
@@ -150,7 +151,9 @@ def frame_problem(game, s, fr) -> str | None:
             or any(type(p) is not int or not 0 <= p < s.n for p in seats)
             or any(c is not None and not isinstance(c, str) for c in choices)):
         return f"simultaneous frame {fr!r} needs a list of seats and one choice (an action id or null) each"
+    if len(set(seats)) != len(seats):
+        return f"simultaneous frame {fr!r} names a seat twice"
+    if None not in choices:
+        return f"simultaneous frame {fr!r} has every choice in but was not revealed"
     return None
 
-
-SIMUL = 7  # the node kind (flow.py numbers the others 0..6)

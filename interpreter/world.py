@@ -522,7 +522,6 @@ class World:
         adjust = compile_adjust(self, name, self.__dict__.setdefault("_adjusting", set()))
         if adjust is None:
             raise CompileError(f"parameter {name}: an adjustment's condition reads {name} itself", None)
-        G, PZ = self.layout.G, self.layout.PZ
         active = self.type_active
         fired = self.mod_fired
         copy_col = self.copy_col
