@@ -46,7 +46,8 @@ class Action:
     """One action of a step: parameters with their domains, a condition, an effect and a label."""
 
     __slots__ = ("name", "step", "params", "cond", "effect", "nslots", "label", "is_pass", "cond_text",
-                 "path", "sig_cols", "sig_maps", "piece_params", "idfmt", "pnames", "ptypes", "loc", "plan", "loop")
+                 "path", "sig_cols", "sig_maps", "sig_col", "piece_params", "idfmt", "pnames", "ptypes", "loc", "plan", "loop",
+                 "fired_key", "direct")
 
 
 class Step:
@@ -94,13 +95,12 @@ class Step:
                                 out.append((act, (v,)))
                         continue
                     seen = set()
-                    cols, types, fields = act.sig_cols, s.types, s.fields
+                    cols, one, types, fields = act.sig_cols, act.sig_col, s.types, s.fields
                     for v in dom(s, e):
-                        # _signature, inline for the common shapes (no field, one field)
+                        # _signature, inline for the common shapes (one scalar field, no field)
                         t = types[v]
-                        cs = cols[t]
-                        sig = (t if not cs else (t, fields[cs[0]][v]) if len(cs) == 1 and t not in act.sig_maps
-                               else _signature(s, v, cols))
+                        c = one[t]
+                        sig = (t, fields[c][v]) if c >= 0 else t if c == NO_FIELDS else _signature(s, v, cols)
                         if sig in seen:
                             continue
                         e[slot] = v
@@ -126,6 +126,16 @@ def _where(step, act):
     where = step.loc if act is None else act.loc
     what = f"step {step.id} (its if)" if act is None else f"step {step.id}, action {act.name}"
     return f"{where}: {what}" if where else what
+
+
+NO_FIELDS, SLOW_SIG = -1, -2  # sig_col values: a type without fields; one with a map or several fields
+
+
+def sig_col(sig_cols, sig_maps) -> dict:
+    """Per piece type, how its `distinct` signature is made: the column of its one scalar field (the
+    signature is (type, value)), NO_FIELDS (the type alone) or SLOW_SIG (_signature)."""
+    return {t: (NO_FIELDS if not cs else cs[0] if len(cs) == 1 and t not in sig_maps else SLOW_SIG)
+            for t, cs in sig_cols.items()}
 
 
 def _signature(s, x, cols):
@@ -158,12 +168,14 @@ def _enumerate(s, e, act, params, i, vals, out, cond, levels=None):
     items = dom(s, e)
     if distinct:
         seen = set()
-        cols = act.sig_cols
+        cols, one, types, fields = act.sig_cols, act.sig_col, s.types, s.fields
     last = i == len(params) - 1
     check = levels[i] if levels and not last else None
     for v in (items if type(items) is not list else tuple(items)):
         if distinct:
-            sig = _signature(s, v, cols)
+            t = types[v]  # _signature, inline for the common shapes (see Step.menu)
+            c = one[t]
+            sig = (t, fields[c][v]) if c >= 0 else t if c == NO_FIELDS else _signature(s, v, cols)
             if sig in seen:
                 continue
         e[slot] = v
@@ -196,6 +208,7 @@ class FlowCompiler:
         self.steps: dict[tuple, Step] = {}
         self.hooks: dict[str, list] = {}
         self.step_defs = world.d["steps"]
+        self._sig_col = None  # sig_col(), made once for every action
 
     def add(self, node: Node) -> int:
         node.id = len(self.nodes)
@@ -370,6 +383,9 @@ class FlowCompiler:
             p.ptypes = ()
             p.loc = st.loc
             p.sig_maps = frozenset()
+            p.sig_col = {}
+            p.fired_key = ("action", sid, "pass")
+            p.direct = True
             p.idfmt, p.pnames, p.plan, p.loop = "pass", (), None, None
             st.pass_action = p
         return st
@@ -385,6 +401,10 @@ class FlowCompiler:
         a.loc = self._loc(path + ("if",))
         a.is_pass = bool(raw.get("pass", False))
         a.sig_cols, a.sig_maps = w.sig_cols, w.sig_maps
+        if self._sig_col is None:
+            self._sig_col = sig_col(w.sig_cols, w.sig_maps)
+        a.sig_col = self._sig_col
+        a.fired_key = ("action", sid, a.name)  # what Game._play counts
         u = self.unit(event)
         u.effects = False  # choices and conditions only look; the effect may change the state
         sc = Scope(u)
@@ -417,6 +437,9 @@ class FlowCompiler:
             a.params.append((str(pname), slot, dom_f, distinct))
             ptypes.append(et)
         a.pnames = tuple(p[0] for p in a.params)
+        # the choices sit in the slots right after the player and the event: an effect's environment is
+        # [player, event, *values] and the rest
+        a.direct = [p[1] for p in a.params] == list(range(2, 2 + len(a.params)))
         a.ptypes = tuple(ptypes)  # each parameter's value type, for checking scenarios
         # "load(k=%s,s=%s)" % values: the action's id, made without building anything else
         a.idfmt = (a.name.replace("%", "%%") + "(" + ",".join(f"{p}=%s" for p in a.pnames) + ")"
@@ -499,8 +522,10 @@ def fire_events(game, s):
     """Push the flows of the hooks that listen to the events emitted by the effect that just ran (none once
     an end trigger with `now` has ended the game)."""
     global _events
-    if ends_now(game, s):
+    if s.ends and ends_now(game, s):  # (no end trigger set: nothing can end the game now)
         return
+    notes = getattr(game, "event_notes", {})
+    hooks = game.hooks
     while s.ev:
         events, s.ev = s.ev, []
         _events += len(events)
@@ -508,11 +533,10 @@ def fire_events(game, s):
             raise RuleError(f"more than {MAX_EVENTS} events while taking one decision (a hook that emits its "
                             "own event?): the event limit")
         frames = []
-        notes = getattr(game, "event_notes", {})
         for name, args in events:
             if name in notes:
                 frames.append((notes[name], s.flow[-1][1] if s.flow else None, args))
-            for hid, (cf, cn), (pf, pn), body in game.hooks.get(name, ()):
+            for hid, (cf, cn), (pf, pn), body in hooks.get(name, ()):
                 fallback = s.flow[-1][1] if s.flow else None
                 player = pf(s, [fallback, args] + [None] * (pn - 2)) if pf is not None else fallback
                 if cf is not None and not cf(s, [player, args] + [None] * (cn - 2)):
@@ -559,12 +583,13 @@ def _located(game, s) -> str | None:
 def _advance(game, s, log):
     nodes = game.nodes
     flow = s.flow  # the same list all along (effects push and pop frames, never replace it)
-    guard = 0
+    guard = ADVANCE_GUARD
+    depth = MAX_FLOW_DEPTH
     while flow:
-        guard += 1
-        if guard > ADVANCE_GUARD:
+        guard -= 1
+        if guard < 0:
             raise RuleError(f"the flow ran {ADVANCE_GUARD} steps without a decision (a loop with no end?)")
-        if len(flow) > MAX_FLOW_DEPTH:  # frames are pushed inline below: push()'s limit, checked here
+        if len(flow) > depth:  # frames are pushed inline below: push()'s limit, checked here
             raise RuleError(f"the flow is nested more than {MAX_FLOW_DEPTH} deep (a hook or call that re-enters "
                             "itself?): the flow-depth limit")
         fr = flow[-1]

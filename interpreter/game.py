@@ -536,15 +536,18 @@ class Game:
                 lab = self.render(s, act, vals, fr)
                 log.append({"player": player, "en": f"Game: {lab['en']}", "zh": f"游戏：{lab['zh']}"})
         fired = self.fired
-        key = ("action", act.step, act.name)
+        key = act.fired_key  # ("action", step, name)
         fired[key] = fired.get(key, 0) + 1
-        for i in act.piece_params:  # a piece chosen by a player: its component is in play
-            key = ("component", s.types[vals[i]])
-            fired[key] = fired.get(key, 0) + 1
+        if act.piece_params:
+            for i in act.piece_params:  # a piece chosen by a player: its component is in play
+                key = ("component", s.types[vals[i]])
+                fired[key] = fired.get(key, 0) + 1
         if act.effect is not None:
-            e = [player, event] + [None] * (act.nslots - 2)
-            for p, v in zip(act.params, vals):
-                e[p[1]] = v
+            e = [player, event, *vals] + [None] * (act.nslots - 2 - len(vals)) if act.direct else None
+            if e is None:
+                e = [player, event] + [None] * (act.nslots - 2)
+                for p, v in zip(act.params, vals):
+                    e[p[1]] = v
             t.ev = []
             t.budget = 0
             try:

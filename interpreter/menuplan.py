@@ -168,13 +168,13 @@ def single_loop(compiler, act, cond_src, signature):
     return pool.define("s, e, out", [
         "seen = set()",
         f"cols = {a}.sig_cols",
+        f"one = {a}.sig_col",
         "types = s.types",
         "fields = s.fields",
         f"for v in {d}(s, e):",
         "    t = types[v]",
-        "    cs = cols[t]",
-        f"    sig = (t if not cs else (t, fields[cs[0]][v]) if len(cs) == 1 and t not in {a}.sig_maps"
-        f" else {pool.ref(signature)}(s, v, cols))",
+        "    c = one[t]",  # see flow.sig_col: -1 a type without fields, -2 any other shape
+        f"    sig = (t, fields[c][v]) if c >= 0 else t if c == -1 else {pool.ref(signature)}(s, v, cols)",
         "    if sig in seen:",
         "        continue",
         f"    e[{slot}] = v",
