@@ -169,6 +169,7 @@ GEN_FORMS = {
     "list": ("[({el}) {loop}]", None),
     "count": (None, "int"),
 }
+LOOP_FORMS = ("any", "all", "sum", "count", "first")  # generated as a plain loop (Compiler.loop_call)
 
 
 def elem_type(t: str) -> str | None:
@@ -710,8 +711,11 @@ class Compiler:
             it = self.pool.ref(self.pool.function(it)) + "(s, e)"
         # The items a generator walks count against the loop budget, like a `for` statement's steps.
         it = f"{self.pool.ref(charge)}(s, {it})"
-        loop = f"for e[{slot}] in {it}" + (f" if ({self.src(cond)})" if cond is not None else "")
+        cs = self.src(cond) if cond is not None else None
+        loop = f"for e[{slot}] in {it}" + (f" if ({cs})" if cond is not None else "")
         es = self.src(el)
+        if name in LOOP_FORMS:
+            return self.gen(self.loop_call(name, slot, it, cs, es, el.t), GEN_FORMS[name][1] or el.t)
         if name == "count":
             if cond is None and el.t != "bool":
                 return self.gen(f"sum(1 {loop})", "int")
@@ -727,6 +731,33 @@ class Compiler:
             nothing = self.pool.ref(_NOTHING[name])
             return self.gen(f"{self.pool.ref(_of_nothing)}({form.format(el=es, loop=loop, default=nothing)})", t)
         return self.gen(form.format(el=es, loop=loop), t)
+
+    def loop_call(self, name, slot, it, cond_src, el_src, el_t) -> str:
+        """`any`, `all`, `sum`, `count` and `first` over a generator as a call of a generated function with a
+        plain loop (a generator handed to any() or sum() costs a resumption per item): the same values in
+        the same order, the same loop budget, the same failures."""
+        body = [f"for e[{slot}] in {it}:"]
+        pad = "    "
+        if cond_src is not None:
+            body.append(f"    if ({cond_src}):")
+            pad = "        "
+        if name == "count" and cond_src is None and el_t == "bool":
+            body.append(f"{pad}if ({el_src}):")  # count(b for x in xs): the true ones
+            pad += "    "
+        body += {"any": [f"{pad}if ({el_src}):", f"{pad}    return True"],
+                 "all": [f"{pad}if not ({el_src}):", f"{pad}    return False"],
+                 "sum": [f"{pad}_a += ({el_src})"],
+                 "count": [f"{pad}_a += 1"],
+                 "first": [f"{pad}return ({el_src})"]}[name]
+        if name in ("sum", "count"):
+            body = ["_a = 0"] + body + ["return _a"]
+        else:
+            body.append({"any": "return False", "all": "return True", "first": "return None"}[name])
+        key = ("loop",) + tuple(body)  # one function per distinct loop, as Pool.function does per source
+        f = self.pool._functions.get(key)
+        if f is None:
+            f = self.pool._functions[key] = self.pool.define("s, e", body)
+        return self.pool.ref(f) + "(s, e)"
 
     # ---------------------------------------------------------------- references (assignable)
     def ref(self, node, sc):
