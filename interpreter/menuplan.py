@@ -74,7 +74,7 @@ def shared(pool, x):
 def _once_per_menu(f):
     key = object()  # a key no game name can collide with
 
-    def once(s, e):
+    def once(s, e):  # (reads no choice: see by_signature)
         memo = s.pcache
         if memo is None:  # outside a menu: as written
             return f(s, e)
@@ -83,7 +83,27 @@ def _once_per_menu(f):
         except KeyError:
             v = memo[key] = f(s, e)
             return v
+    once.reads_no_choice = True
     return once
+
+
+def by_signature(pool, cond_src, slot) -> bool:
+    """Whether a condition (Python source) reads the choice in `slot` only through its piece type
+    (`s.types[e[slot]]`) and its fields (`s.fields[i][e[slot]]`): then two pieces with the same `distinct`
+    signature (type and every field) pass or fail it alike, and a signature is judged once. Any other use
+    of the choice, or of the whole environment (a call that is not a once-per-menu part, which reads no
+    choice), says no."""
+    import re
+    ref = re.escape(f"e[{slot}]")
+    rest = re.sub(r"s\.types\[" + ref + r"\]|s\.fields\[\d+\]\[" + ref + r"\]", "", cond_src)
+    if f"e[{slot}]" in rest:
+        return False
+
+    def hoisted(m):
+        obj = pool.K[int(m.group(1))]
+        return "" if getattr(obj, "reads_no_choice", False) else m.group(0)
+    rest = re.sub(r"K\[(\d+)\]\(s, e\)", hoisted, rest)
+    return re.search(r"\be\b(?!\[|\.__setitem__\()", rest) is None
 
 
 def conjuncts(x) -> list:
@@ -162,6 +182,25 @@ def single_loop(compiler, act, cond_src, signature):
     if not distinct:
         return pool.define("s, e, out", [
             f"for v in {d}(s, e):",
+            f"    e[{slot}] = v",
+            f"    if {test}:",
+            f"        out.append(({a}, (v,)))"])
+    if cond_src and by_signature(pool, cond_src, slot):
+        # A signature is judged once: the first piece of each signature that fails the condition
+        # stands for the others (they would fail alike).
+        return pool.define("s, e, out", [
+            "seen = set()",
+            f"cols = {a}.sig_cols",
+            f"one = {a}.sig_col",
+            "types = s.types",
+            "fields = s.fields",
+            f"for v in {d}(s, e):",
+            "    t = types[v]",
+            "    c = one[t]",
+            f"    sig = (t, fields[c][v]) if c >= 0 else t if c == -1 else {pool.ref(signature)}(s, v, cols)",
+            "    if sig in seen:",
+            "        continue",
+            "    seen.add(sig)",
             f"    e[{slot}] = v",
             f"    if {test}:",
             f"        out.append(({a}, (v,)))"])
