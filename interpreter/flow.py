@@ -23,6 +23,18 @@ ADVANCE_GUARD = 200_000
 _events = 0  # events emitted since the decision began (one process plays one decision at a time)
 
 
+class _Blanks(dict):
+    """BLANK[k]: a tuple of k Nones, made once per size: an environment is `[player, event, *BLANK[n - 2]]`
+    (one list built, instead of two and a repetition)."""
+
+    def __missing__(self, k):
+        v = self[k] = (None,) * k if k > 0 else ()
+        return v
+
+
+BLANK = _Blanks()
+
+
 class Node:
     __slots__ = ("id", "kind", "children", "fn", "nslots", "cond", "cond_n", "extra", "step", "label",
                  "path", "phase", "tmpl")
@@ -61,12 +73,12 @@ class Step:
         act = None
         try:
             if self.cond is not None:
-                e = [player, event] + [None] * (self.cond_n - 2)
+                e = [player, event, *BLANK[self.cond_n - 2]]
                 if not self.cond(s, e):
                     return []
             out = []
             for act in self.actions:
-                e = [player, event] + [None] * (act.nslots - 2)
+                e = [player, event, *BLANK[act.nslots - 2]]
                 params = act.params
                 if not params:
                     if act.cond is None or act.cond(s, e):
@@ -538,8 +550,8 @@ def fire_events(game, s):
                 frames.append((notes[name], s.flow[-1][1] if s.flow else None, args))
             for hid, (cf, cn), (pf, pn), body in hooks.get(name, ()):
                 fallback = s.flow[-1][1] if s.flow else None
-                player = pf(s, [fallback, args] + [None] * (pn - 2)) if pf is not None else fallback
-                if cf is not None and not cf(s, [player, args] + [None] * (cn - 2)):
+                player = pf(s, [fallback, args, *BLANK[pn - 2]]) if pf is not None else fallback
+                if cf is not None and not cf(s, [player, args, *BLANK[cn - 2]]):
                     continue
                 if body is not None:
                     frames.append((body, player, args))
@@ -553,7 +565,7 @@ def run_effect(game, s, fn, nslots, player, event):
         return
     s.ev = []
     s.budget = 0
-    fn(s, [player, event] + [None] * (nslots - 2))
+    fn(s, [player, event, *BLANK[nslots - 2]])
     if s.ev or s.ends:  # events, or an end trigger that ends the game now
         fire_events(game, s)
 
@@ -622,7 +634,7 @@ def _advance(game, s, log):
         elif k == EFFECT:
             flow.pop()
             if node.tmpl is not None and log is not None and node.fn is not None:
-                e = [fr[1], fr[2]] + [None] * (node.nslots - 2)
+                e = [fr[1], fr[2], *BLANK[node.nslots - 2]]
                 s.ev = []
                 s.budget = 0
                 node.fn(s, e)
@@ -636,7 +648,7 @@ def _advance(game, s, log):
             if node.extra is not None:
                 target = node.extra
             else:
-                name = node.cond(s, [fr[1], fr[2]] + [None] * (node.cond_n - 2))
+                name = node.cond(s, [fr[1], fr[2], *BLANK[node.cond_n - 2]])
                 target = game.phase_root.get(name)
                 if target is None:
                     raise RuleError(f"call: no phase named {name!r}", _at(game, node))
@@ -644,16 +656,16 @@ def _advance(game, s, log):
             flow.append([target, fr[1], fr[2], 0, None, 0, 0])
         elif k == IF:
             flow.pop()
-            ok = node.cond(s, [fr[1], fr[2]] + [None] * (node.cond_n - 2))
+            ok = node.cond(s, [fr[1], fr[2], *BLANK[node.cond_n - 2]])
             nxt = node.children[0] if ok else node.children[1]
             if nxt is not None:
                 flow.append([nxt, fr[1], fr[2], 0, None, 0, 0])
         elif k == REPEAT:
             (uf, un), (wf, wn), limit = node.extra
-            if fr[3] > 0 and uf is not None and uf(s, [fr[1], fr[2]] + [None] * (un - 2)):
+            if fr[3] > 0 and uf is not None and uf(s, [fr[1], fr[2], *BLANK[un - 2]]):
                 flow.pop()
                 continue
-            if wf is not None and not wf(s, [fr[1], fr[2]] + [None] * (wn - 2)):
+            if wf is not None and not wf(s, [fr[1], fr[2], *BLANK[wn - 2]]):
                 flow.pop()
                 continue
             if fr[3] >= limit:
@@ -670,7 +682,7 @@ def _advance(game, s, log):
             if fr[4] is None:
                 # The seats in turn order, fixed when the loop starts: a list the rules give (a turn-order
                 # track), or every seat clockwise (or counterclockwise) from the first player.
-                env = [fr[1], fr[2]] + [None] * (max(fn_, on) - 2)
+                env = [fr[1], fr[2], *BLANK[max(fn_, on) - 2]]
                 if of is not None:
                     fr[4] = list(of(s, env))
                 else:

@@ -21,7 +21,7 @@ from .consistency import state_problem
 from .display import check_display
 from .disputes import read_disputes
 from .fingerprint import content_hash
-from .flow import SIMUL, FlowCompiler, advance, fire_events, mark_acted, new_decision, push, run_effect
+from .flow import BLANK, SIMUL, FlowCompiler, advance, fire_events, mark_acted, new_decision, push, run_effect
 from .limits import piece_count_problems, recursion_room
 from .model import load_definition
 from .problems import DefinitionError, InputError, Problem, did_you_mean, sort_problems
@@ -543,9 +543,10 @@ class Game:
                 key = ("component", s.types[vals[i]])
                 fired[key] = fired.get(key, 0) + 1
         if act.effect is not None:
-            e = [player, event, *vals] + [None] * (act.nslots - 2 - len(vals)) if act.direct else None
-            if e is None:
-                e = [player, event] + [None] * (act.nslots - 2)
+            if act.direct:
+                e = [player, event, *vals, *BLANK[act.nslots - 2 - len(vals)]]
+            else:
+                e = [player, event, *BLANK[act.nslots - 2]]
                 for p, v in zip(act.params, vals):
                     e[p[1]] = v
             t.ev = []
