@@ -366,6 +366,9 @@ class Compiler:
             w.reads.add(("var", name))
             slot, t = w.gvars[name]
             return self.gen(f"s.g[{slot}]", t)
+        if name in w.scripted.seat_fns:  # a scripted seat: its seat, or none when it is not at the table
+            w.reads.add(("seat", name))
+            return self.gen(f"{self.pool.ref(w.scripted.seat_fns[name])}(s)", "player")
         if name in w.tables:
             w.reads.add(("table", name))
             return self.table(name)
@@ -402,7 +405,8 @@ class Compiler:
             names.update(s.names)
             s = s.parent
         w = self.w
-        names.update(w.gvars, w.tables, w.gzones, w.kinds, w.kind_values, w.types, w.phases, w.end_triggers)
+        names.update(w.gvars, w.tables, w.gzones, w.kinds, w.kind_values, w.types, w.phases, w.end_triggers,
+                     w.scripted.names)
         names.update(("player", "players", "player_count", "none", "true", "false", "pieces", "option",
                       "game_ending"))
         return names

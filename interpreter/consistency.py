@@ -121,7 +121,7 @@ def _flow_problem(game, s) -> str | None:
         if node.kind == SEQ and a > len(node.children):
             return f"flow frame {fr!r} is past the end of its sequence"
         if node.kind == EACH and order is not None and (
-                not isinstance(order, list) or any(type(p) is not int or not 0 <= p < s.n for p in order)):
+                not isinstance(order, list) or any(type(p) is not int or not 0 <= p < len(s.p) for p in order)):
             return f"flow frame {fr!r} has a turn order that is not a list of seats"
         if node.kind not in (EACH,) and order is not None:
             return f"flow frame {fr!r} has a turn order where its node keeps none"

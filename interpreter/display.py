@@ -23,6 +23,8 @@ display:
       stagger: hex                                     # rows of a hex map (short rows are centred)
   tracks:
     vp: {length: 100}                                  # a player var drawn as a track of every player
+  scripted:
+    neutral: [vp, hand]                                # a scripted seat's area (default: as `player`)
   colors: {forest: "#2e6b3a"}                          # colours of kind values on a board's cells
 ```
 """
@@ -51,6 +53,7 @@ class DisplaySpec:
     boards: dict[str, BoardSpec] = field(default_factory=dict)    # zone -> its board
     tracks: dict[str, dict] = field(default_factory=dict)         # player var -> {length, label}
     colors: dict[str, str] = field(default_factory=dict)          # kind value -> #rrggbb
+    scripted: dict[str, list[str]] = field(default_factory=dict)  # scripted seat -> its area (default: player)
 
 
 def _graph_classes(game) -> set[str]:
@@ -98,6 +101,8 @@ def display_spec(game) -> DisplaySpec:
                                               symbol=z.get("symbol"), number=z.get("number"),
                                               content=z.get("content"), stagger=z.get("stagger", "square"))
     spec.colors = dict(section.get("colors") or {})
+    for name, names in (section.get("scripted") or {}).items():
+        spec.scripted[name] = [n for n in names or [] if n in pnames and n not in hide]
     for name, t in (section.get("tracks") or {}).items():
         spec.tracks[name] = dict(t or {})
     game._display_spec = spec
@@ -130,6 +135,14 @@ def check_display(w) -> None:
         if (z or {}).get("content") is not None and z["content"] not in w.fields:
             w.error(f"display.zones.{name}.content: no field '{z['content']}'", ("display", "zones", name, "content"),
                     did_you_mean(z["content"], w.fields))
+    for name, names in (section.get("scripted") or {}).items():
+        if name not in w.scripted.names:
+            w.error(f"display.scripted: no scripted seat '{name}'", ("display", "scripted", name),
+                    did_you_mean(name, w.scripted.names))
+        for i, n in enumerate(names or []):
+            if n not in pnames:
+                w.error(f"display.scripted.{name}: no player var or zone '{n}'", ("display", "scripted", name, i),
+                        did_you_mean(n, pnames))
     player_vars = [n for n, _, _ in w.var_defs["player"]]
     for name in section.get("tracks") or {}:
         if name not in player_vars:

@@ -617,6 +617,9 @@ def _advance(game, s, log):
             else:
                 flow.pop()
         elif k == STEP:
+            if fr[1] is not None and fr[1] >= s.n:  # interpreter/scripted.py: such a seat never decides
+                raise RuleError(f"step {node.step.id}: a scripted seat makes no decisions (script its move as "
+                                "an effect)", _at(game, node))
             menu = node.step.menu(s, fr[1], fr[2])
             if menu:
                 s.menu = menu

@@ -27,6 +27,7 @@ from .model import load_definition
 from .problems import DefinitionError, InputError, Problem, did_you_mean, sort_problems
 from .ratings import compile_ratings
 from .resources import data_dir
+from .scripted import seat_label
 from .state import State, StateFormatError, from_json, map_index, to_json
 from .static_checks import check_uncalled_defs, same_value
 from .visibility import sees, var_modes
@@ -282,11 +283,12 @@ class Game:
         new_decision()
         s.flow = []
         s.g = [None] * len(lay.gvars)
-        s.p = [[None] * len(lay.pvars) for _ in range(players)]
-        s.zones = [[] for _ in range(lay.G + players * lay.PZ)]
+        seats = players + w.scripted.count(players, opts)  # the players, then the scripted seats present
+        s.p = [[None] * len(lay.pvars) for _ in range(seats)]
+        s.zones = [[] for _ in range(lay.G + seats * lay.PZ)]
         types = []
         for tname, count, z, per_player in self.piece_plan:
-            for zi in ([lay.G + pl * lay.PZ + z for pl in range(players)] if per_player else [z]):
+            for zi in ([lay.G + pl * lay.PZ + z for pl in range(seats)] if per_player else [z]):
                 for _ in range(count(players)):
                     s.zones[zi].append(len(types))
                     types.append(tname)
@@ -306,7 +308,7 @@ class Game:
         try:
             for i, (t, f, n) in enumerate(self.ginit):
                 s.g[i] = self._init_value(s, t, f, n, None)
-            for pl in range(players):
+            for pl in range(seats):
                 for i, (t, f, n) in enumerate(self.pinit):
                     s.p[pl][i] = self._init_value(s, t, f, n, pl)
             if self.setup_fn is not None:
@@ -433,6 +435,8 @@ class Game:
         if t == "piece" and isinstance(v, int) and s is not None and 0 <= v < len(s.types):
             return w.type_labels.get(s.types[v], {}).get(lang, str(v))
         if t == "player" and isinstance(v, int):
+            if s is not None and v >= s.n:  # a scripted seat: by its label
+                return seat_label(self, s.n, s.opts, v, lang) or str(v)
             return f"Player {v + 1}" if lang == "en" else f"玩家{v + 1}"
         if isinstance(v, str):
             lab = w.kind_labels.get(v) or w.type_labels.get(v)
@@ -644,6 +648,9 @@ class Game:
         self._number_keys(s)
         if s.n not in self.player_counts:
             raise StateFormatError(f"{s.n} players is not a supported count")
+        if len(s.p) != s.n + self.world.scripted.count(s.n, s.opts):
+            raise StateFormatError("player_vars and player_zones must have one entry per seat (the players, "
+                                   "then the scripted seats at the table)")
         problem = self._inconsistency(s) or state_problem(self, s)
         if problem:
             raise StateFormatError(f"not a state of {self.id}: {problem}")
@@ -695,8 +702,8 @@ class Game:
                 return type(v) is not int
             if t == "bool":
                 return type(v) is not bool
-            if t == "player":
-                return v is not None and not (type(v) is int and 0 <= v < s.n)
+            if t == "player":  # a player's seat or a scripted seat's
+                return v is not None and not (type(v) is int and 0 <= v < len(s.p))
             if t == "piece":
                 return v is not None and not (type(v) is int and 0 <= v < npieces)
             return False
@@ -723,7 +730,7 @@ class Game:
                 if problem:
                     return problem
             if (len(fr) not in (7, 8) or type(fr[0]) is not int or not 0 <= fr[0] < len(self.nodes)
-                    or (fr[1] is not None and not (type(fr[1]) is int and 0 <= fr[1] < s.n))):
+                    or (fr[1] is not None and not (type(fr[1]) is int and 0 <= fr[1] < len(s.p)))):
                 return f"flow frame {fr!r} is not a position of this game's flow"
         for e in s.ends:
             if e not in w.end_triggers:
@@ -780,7 +787,7 @@ class Game:
         else:
             lines.append("game over" if lang == "en" else "游戏结束")
         private = var_modes(self.world, "player")
-        for pl in range(s.n):
+        for pl in range(len(s.p)):  # the players, then the scripted seats
             parts = []
             for name, (slot, t) in self.world.pvars.items():
                 if viewer is not None and name in private and not sees(private[name], pl, viewer):
@@ -793,5 +800,5 @@ class Game:
                 elif not v:
                     continue
                 parts.append(f"{name}={v}")
-            lines.append(f"  {self.value_text(pl, 'player', lang)}: " + ", ".join(parts))
+            lines.append(f"  {self.value_text(pl, 'player', lang, s)}: " + ", ".join(parts))
         return "\n".join(lines)

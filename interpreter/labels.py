@@ -128,6 +128,9 @@ def entry(game, s, label, e, who=None, after=None):
     def prefixed(r):
         if who is None:
             return r
+        if who >= s.n:  # a scripted seat, by its label
+            return {lang: f"{game.value_text(who, 'player', lang, s)}{': ' if lang == 'en' else '：'}{r[lang]}"
+                    for lang in ("en", "zh")}
         return {"en": f"Player {who + 1}: {r['en']}", "zh": f"玩家{who + 1}：{r['zh']}"}
     public = prefixed(render(game, s, label, e, None, after))
     out = dict(public)

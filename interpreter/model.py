@@ -17,7 +17,7 @@ SINGLE = ("game", "flow", "setup", "scoring", "end", "display")
 # Sections with two scopes, each a map of ids.
 SCOPED = ("vars", "zones")
 ID_MAPS = ("options", "disputes", "kinds", "tables", "resources", "parameters", "components", "defs", "events",
-           "hooks", "phases", "steps", "procedures")
+           "hooks", "phases", "steps", "procedures", "scripted_seats")
 SECTIONS = SINGLE + SCOPED + ID_MAPS
 
 

@@ -137,6 +137,8 @@ class Names:
                 self.globals.setdefault(k, self.label(v, k))
         for k, v in (((d.get("end") or {}).get("triggers")) or {}).items():
             self.globals[k] = self.label(v, k)
+        for k, v in (d.get("scripted_seats") or {}).items():  # a scripted seat reads as its label
+            self.globals[k] = self.label(v, k)
         self.options = {k: self.label(v, k) for k, v in (d.get("options") or {}).items()}
         for k in (d.get("defs") or {}):
             self.defs.add(str(k).split("(")[0])

@@ -3,18 +3,18 @@
     model = present(game, game.view(state, seat), lang="zh")
 
 The model is plain JSON data, every text already in the asked language: the seat's own area first, then
-what lies on the table, then every other player's public area. Counters carry their labels and values as
-text; pieces are named by their labels and grouped; a zone laid out as a graph is a board of cells with
-row and column; a player var marked as a track in `display:` is a track with every player's marker.
-The terminal (`textview`) and the web table (`webtable`) draw this model and nothing else, so neither
-can show what the view hides. At the end, `outcome` (the scores, public once the game is over) adds the
-final scores, the winners and why the game ended.
+what lies on the table, then every other player's public area, then each scripted seat's (titled by its
+label). Counters carry their labels and values as text; pieces are named by their labels and grouped; a
+zone laid out as a graph is a board of cells with row and column; a player var marked as a track in
+`display:` is a track with every seat's marker. The terminal (`textview`) and the web table (`webtable`)
+draw this model and nothing else, so neither can show what the view hides. At the end, `outcome` (the
+scores, public once the game is over) adds the final scores, the winners and why the game ended.
 
     {"title", "lang", "viewer", "viewer_name", "players",
      "status": {"over", "path": [labels], "to_move", "to_move_name", "decisions", "line"},
      "areas": [{"id", "kind": own|shared|other, "seat", "title",
                 "counters": [{"id", "label", "value", "text"}],
-                "tracks": [{"id", "label", "length", "marks": [{"seat", "name", "value"}]}],
+                "tracks": [{"id", "label", "length", "marks": [{"seat", "name", "value", "player"}]}],
                 "zones": [{"id", "label", "as", "count", "items": [{"name", "count", "details"}],
                            "board": {"stagger", "width", "rows": [[cell]], "legend": [[symbol, label]],
                                      "colors": {symbol: "#rrggbb"}}}]}],
@@ -26,6 +26,7 @@ import math
 from typing import Any
 
 from .display import display_spec
+from .scripted import seat_label
 from .words import person, say, yes_no
 
 
@@ -73,7 +74,7 @@ class Labels:
             parts = [f"{self.kinds.get(k, k)} {n}" for k, n in v.items() if n]
             return ", ".join(parts) if parts else say("none", lang)
         if t == "player" and isinstance(v, int):
-            return person(v, lang)
+            return _seat_name(self.game, view, v, lang)
         if t == "piece" and isinstance(v, int):
             types = view["pieces"]["types"]
             return self.types.get(types[v], types[v]) if 0 <= v < len(types) else str(v)
@@ -248,12 +249,18 @@ def _area(game, L, view, kind, seat, title, names, scope, values, zones) -> dict
 def _tracks(game, L: Labels, view: dict) -> list[dict]:
     out = []
     for name, t in display_spec(game).tracks.items():
-        marks = [{"seat": pl, "name": person(pl, L.lang), "value": row.get(name)}
+        marks = [{"seat": pl, "name": _seat_name(game, view, pl, L.lang), "value": row.get(name),
+                  "player": pl < view["players"]}  # false: a scripted seat's marker
                  for pl, row in enumerate(view["player_vars"]) if isinstance(row.get(name), int)]
         length = t.get("length") or max([m["value"] for m in marks] + [1])
         out.append({"id": name, "label": _label(t, L.lang, L.vars["player"].get(name, name)),
                     "length": length, "marks": marks})
     return out
+
+
+def _seat_name(game, view, seat, lang):
+    """A seat's name: "Player N", or a scripted seat's label."""
+    return seat_label(game, view["players"], view["options"], seat, lang) or person(seat, lang)
 
 
 def status(game, L: Labels, view: dict) -> dict:
@@ -318,6 +325,10 @@ def present(game, view: dict, lang: str = "en", outcome: dict | None = None, tit
     others = [_area(game, L, view, "other", pl, person(pl, lang), spec.player, "player",
                     view["player_vars"][pl], view["player_zones"][pl])
               for pl in list(range(seat + 1, n)) + list(range(0, seat))]
+    for pl, name in game.world.scripted.seats(n, view["options"]):  # seats that make no decisions
+        others.append(_area(game, L, view, "other", pl, _seat_name(game, view, pl, lang),
+                            spec.scripted.get(name, spec.player), "player",
+                            view["player_vars"][pl], view["player_zones"][pl]))
     name = game.name.get(lang, game.id) if isinstance(game.name, dict) else str(game.name)
     model = {"title": title or name, "lang": lang, "viewer": seat, "viewer_name": person(seat, lang),
              "players": n, "status": status(game, L, view), "areas": [own, shared, *others]}

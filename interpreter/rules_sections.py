@@ -89,6 +89,13 @@ class TableSections:
         if other:
             self.h(3, self.w["other_tables"])
             self.ul(other)
+        seats = self.d.get("scripted_seats") or {}
+        if seats:  # interpreter/scripted.py
+            self.h(3, self.w["scripted"])
+            self.p(self.w["scripted_what"])
+            self.ul([(f"{self.label(v or {}, k)} (`{k}`)" + (
+                f" — {self.w['scripted_when'].format(c=self.ph.expr(v['if']))}" if (v or {}).get("if") else ""),
+                self.marks(f"scripted_seats.{k}", v or {})) for k, v in seats.items()])
         self.h(3, self.w["counters"])
         for scope in ("global", "player"):
             lines = []

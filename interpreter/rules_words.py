@@ -36,6 +36,9 @@ WORDS = {
         "option": "Option", "reading": "Reading", "why_default": "why the default", "dispute_of": "dispute",
         "default_reading": "default reading", "other_readings": "other readings", "players_n": "{n} players",
         "hook_do": "Then", "formula": "formula", "no_source": "no source given",
+        "scripted": "Scripted seats", "scripted_when": "at the table when {c}",
+        "scripted_what": ("A scripted seat makes no decisions: the rules move it. It has every counter and place "
+                          "a player has, is not one of the players, takes no turn and does not score."),
     },
     "zh": {
         "generated": "由 `meeple rules` 根据定义生成;每条规则均注明出处。",
@@ -64,6 +67,8 @@ WORDS = {
         "option": "选项", "reading": "解读", "why_default": "默认的理由", "dispute_of": "争议",
         "default_reading": "默认解读", "other_readings": "其他解读", "players_n": "{n}人",
         "hook_do": "则", "formula": "公式", "no_source": "未给出出处",
+        "scripted": "由规则操作的座位", "scripted_when": "在{c}时入座",
+        "scripted_what": "由规则操作的座位不做任何决策:由规则移动它。它拥有玩家的所有计数和区域,但不是玩家,不轮流行动,也不计分。",
     },
 }
 

@@ -154,7 +154,7 @@ class Runner:
                 continue
             named_zones.append(w.gzones[name])
         for seat, pdef in (given.get("players") or {}).items():
-            pl = self.seat(seat, s.n, res)
+            pl = self.seat(seat, s.n, res, s)
             if pl is None:
                 continue
             for name in ((pdef or {}).get("zones") or {}):
@@ -178,7 +178,7 @@ class Runner:
         for name, items in (given.get("zones") or {}).items():
             self.fill(t, w.gzones[name], items, claimed, res, f"given.zones.{name}")
         for seat, pdef in (given.get("players") or {}).items():
-            pl = self.seat(seat, s.n, res)
+            pl = self.seat(seat, s.n, res, s)
             for name, items in ((pdef or {}).get("zones") or {}).items():
                 self.fill(t, lay.zone_index(name, pl), items, claimed, res,
                           f"given.players.{seat}.zones.{name}")
@@ -280,7 +280,12 @@ class Runner:
                 return n.id
         return None
 
-    def seat(self, seat, n, res):
+    def seat(self, seat, n, res, s=None):
+        """The seat index of `seat` (1.., pN; in a state `s`, also a scripted seat's id), or None."""
+        if s is not None:
+            for pl, name in self.game.world.scripted.seats(s.n, s.opts):
+                if str(seat) == name:
+                    return pl
         try:
             k = int(str(seat).lstrip("p"))
         except ValueError:

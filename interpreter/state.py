@@ -2,8 +2,8 @@
 
 Layout (all indices are fixed by the compiled game, see `Layout`):
 - `g`      global var values, one slot per declared global var (a map var is a dict kind -> int);
-- `p`      one list per player of player var values;
-- `zones`  every zone's ordered piece list: the global zones first, then each player's zones;
+- `p`      one list per seat of player var values (the players, then the scripted seats present);
+- `zones`  every zone's ordered piece list: the global zones first, then each seat's zones;
 - `loc`    for each piece, the index of the zone that holds it;
 - `fields` one column per piece field: `fields[f][piece]` (None for pieces whose class lacks it);
 - `types`  the type id of each piece (never changes after setup, so copies share it);
@@ -127,7 +127,7 @@ def to_json(s: State, layout: Layout, game_id: str) -> dict:
         "player_vars": [{k: _plain(row[i]) for i, k in enumerate(pnames)} for row in s.p],
         "zones": {zn[i]: list(s.zones[i]) for i in range(G)},
         "player_zones": [{pzn[j]: list(s.zones[G + pl * PZ + j]) for j in range(PZ)}
-                         for pl in range(s.n)],
+                         for pl in range(len(s.p))],  # the players, then any scripted seats
         "pieces": {"types": list(s.types),
                    "fields": {f: [v if type(v) in _SCALARS else _plain(v) for v in s.fields[c]]
                               for f, c in layout.fields.items()}},
@@ -179,10 +179,10 @@ def from_json(d: dict, layout: Layout, game_id: str) -> State:
         vars_ = d["vars"]
         s.g = [_load(vars_[k]) for k in layout.gvars]
         s.p = [[_load(row[k]) for k in layout.pvars] for row in d["player_vars"]]
-        if len(s.p) != s.n or len(d["player_zones"]) != s.n:
-            raise StateFormatError("player_vars and player_zones must have one entry per player")
+        if len(s.p) < s.n or len(d["player_zones"]) != len(s.p):  # scripted seats: Game.from_json checks
+            raise StateFormatError("player_vars and player_zones must have one entry per seat")
         zones = [list(d["zones"][k]) for k in layout.gzones]
-        for pl in range(s.n):
+        for pl in range(len(s.p)):
             row = d["player_zones"][pl]
             zones.extend(list(row[k]) for k in layout.pzones)
         s.zones = zones

@@ -78,9 +78,11 @@ def track_svg(track: dict) -> str:
     marks = []
     for i, m in enumerate(track["marks"]):
         x = left + min(m["value"], length) * step
+        player = m.get("player", True)  # a scripted seat's marker is grey, with its name's first letter
+        fill = SEATS[m["seat"] % len(SEATS)] if player else "#777"
         marks.append(f'<g><title>{escape(m["name"])}: {m["value"]}</title>'
-                     f'<circle cx="{x:.1f}" cy="{18 + 10 * (i % 3)}" r="6" fill="{SEATS[m["seat"] % len(SEATS)]}"/>'
-                     + _t(x, 21 + 10 * (i % 3), m["seat"] + 1, 8, fill="#fff") + "</g>")
+                     f'<circle cx="{x:.1f}" cy="{18 + 10 * (i % 3)}" r="6" fill="{fill}"/>'
+                     + _t(x, 21 + 10 * (i % 3), m["seat"] + 1 if player else m["name"][:1], 8, fill="#fff") + "</g>")
     ticks = "".join(_t(left + v * step, 60, v, 9) for v in range(0, length + 1, max(1, length // 10)))
     return (f'<svg class="track" xmlns="http://www.w3.org/2000/svg" width="{width}" height="66">'
             f'<rect x="{left}" y="10" width="{width - 2 * left}" height="36" fill="#f4efe1" stroke="#888"/>'

@@ -94,8 +94,8 @@ def zone_lines(zone: dict, lang: str, indent: str) -> list[str]:
 def track_lines(track: dict, lang: str, indent: str) -> list[str]:
     """A track: its label and length, then each space that holds markers, in order."""
     spaces: dict[int, list[str]] = {}
-    for m in track["marks"]:
-        spaces.setdefault(m["value"], []).append(str(m["seat"] + 1))
+    for m in track["marks"]:  # a seat by its number; a scripted seat (no "Player N") by its name
+        spaces.setdefault(m["value"], []).append(str(m["seat"] + 1) if m.get("player", True) else m["name"])
     marks = "  ".join(f"{v}:[{' '.join(who)}]" for v, who in sorted(spaces.items()))
     return [f"{indent}{track['label']} (0–{track['length']}): {marks}"]
 

@@ -86,6 +86,9 @@ class World:
         self.reserved_names = (set(self.gvars) | set(self.tables) | set(self.gzones) | set(self.kinds)
                                | set(self.kind_values) | set(self.types) | self.phases | set(self.end_triggers))
         self._check_namespace()
+        from .scripted import ScriptedSeats
+        self.scripted = ScriptedSeats(self)  # seats that make no decisions: names of type player
+        self.reserved_names |= set(self.scripted.names)
         self.compiler = Compiler(self)
         from .procedures import Procedures
         self.procedures = Procedures(self)
@@ -93,6 +96,7 @@ class World:
         self._params()
         self._copies()
         self._active()
+        self.scripted.compile(self)
 
     # ------------------------------------------------------------ problems
     def error(self, message, path, hint=None, line=None, col=None):

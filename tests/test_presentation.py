@@ -64,7 +64,8 @@ def test_the_model_is_a_function_of_the_view_alone(name):
         assert json.loads(json.dumps(model)) == model          # plain data, ready for a browser
         assert model["areas"][0]["kind"] == "own" and model["areas"][0]["seat"] == seat
         assert model["viewer_name"] == f"Player {seat + 1}"    # seats from 1
-        assert [a["kind"] for a in model["areas"]].count("other") == state.n - 1
+        # every other player's area, and each scripted seat's (La Granja's neutral player)
+        assert [a["kind"] for a in model["areas"]].count("other") == len(state.p) - 1
 
 
 def hide_more(game, state, seat):

@@ -341,8 +341,8 @@ def test_all_problems_at_once_shallow_first_then_in_file_order():
     text = "steps:\n  s:\n    optional: 3\n    actions: {a: {pass: 1}}\nkinds:\n  k: {values: []}\ngmae: {}\n"
     assert [(p.location.line, p.message.split(":")[0]) for p in check(text)] == [
         (7, "unknown section 'gmae'; expected one of 'game', 'options', 'disputes', 'kinds', 'tables', 'resources', "
-            "'vars', 'zones', 'parameters', 'components', 'defs', 'procedures', 'events', 'hooks', 'setup', 'flow', "
-            "'phases', 'steps', "
+            "'vars', 'zones', 'parameters', 'components', 'defs', 'procedures', 'events', 'scripted_seats', 'hooks', "
+            "'setup', 'flow', 'phases', 'steps', "
             "'scoring', 'end' or 'display'"),
         (3, "steps.s.optional"),
         (6, "kinds.k.values"),
