@@ -173,10 +173,10 @@ class Game:
                         cx = w.compile_expr(init if init is not None else 0, path + ("init",), u)
                         out.append((t, [(k, cx.f if cx else None) for k in kinds], u.n))
                 else:
-                    default = {"int": 0, "bool": False}.get(t)
+                    default = {"int": 0, "bool": False}.get(t, "[]" if t.startswith("list:") else None)
                     cx = w.compile_expr(init if init is not None else default, path + ("init",), u)
                     if cx is not None and cx.t not in ("any", "none", t) and {cx.t, t} not in (
-                            {"int", "bool"}, {"int", "player"}):
+                            {"int", "bool"}, {"int", "player"}) and not (t[:5] == cx.t[:5] == "list:"):
                         hint = None
                         if isinstance(init, str) and init.strip() in w.tables:
                             hint = f"table '{init.strip()}' is written at {self._table_where(init.strip())}"
