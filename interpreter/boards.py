@@ -13,7 +13,7 @@ is the top) and its neighbours by direction. Layouts:
 A hand-written graph (`graph: {id, edges}`) may leave out `id` (the type's name is its id); an edge written
 on either side joins both spaces, so a route that names its two cities is a neighbour of each.
 
-The queries (registered in the vocabulary): `neighbor(x, dir)`, `directions(x)`, `connected(x, where t:
+The queries (`BOARD_FUNCTIONS`, registered in the vocabulary): `neighbor(x, dir)`, `directions(x)`, `connected(x, where t:
 COND)` (the connected component over the current state), `groups(coll, where t: COND)`, `distance(a, b,
 where t: COND)` (the fewest steps, none when no path). Every walk stays inside x's zone, counts the spaces
 it visits against the effect's loop budget, and is bounded by `MAX_BOARD_SPACES` spaces a board.
@@ -23,7 +23,11 @@ from __future__ import annotations
 
 from .compiler import CompileError, RuleError, X, elem_type
 from .limits import LOOP_BUDGET, MAX_BOARD_SPACES
-from .vocabulary import FUNCTIONS, Fn, _want
+
+
+def _want(x: X, types, what, node):
+    if x.t not in types and x.t != "any":
+        raise CompileError(f"{what}: expected {' or '.join(types)}, got {x.t}", node)
 
 SQUARE = {"n": (0, -1), "e": (1, 0), "s": (0, 1), "w": (-1, 0)}
 DIAGONAL = {"ne": (1, -1), "nw": (-1, -1), "se": (1, 1), "sw": (-1, 1)}
@@ -72,8 +76,9 @@ def expand(world, cname, cls, types):
     if problem is not None:
         world.error(problem, path)
         return types
-    from .world import label_of
-    base = label_of(cls, cname)
+    lab = cls.get("label")
+    lab = lab if isinstance(lab, dict) else {"en": lab or cname, "zh": lab or cname}
+    base = {"en": lab.get("en") or cname, "zh": lab.get("zh") or lab.get("en") or cname}
     name = {cell: f"{cname}_{cell[0]}_{cell[1]}" for cell in cells}
     out = dict(types)
     for (c, r), tname in name.items():
@@ -86,17 +91,30 @@ def expand(world, cname, cls, types):
 
 def install(world):
     """After the hand-written graphs are read: generated spaces join the graph (their type name is their id,
-    their neighbours by direction their edges), and every edge is made to go both ways."""
+    their neighbours by direction their edges), and every edge is made to go both ways between the classes
+    that start in one zone (two boards in two zones may number their spaces alike)."""
     for tname, steps in world.board_steps.items():
         world.graph_id[tname] = tname
         world.graph_adj[tname] = frozenset(steps.values())
+
+    def zone(tname):
+        return world.classes[world.types[tname]].get("zone")
     by_id: dict = {}
     for tname, gid in world.graph_id.items():
-        by_id.setdefault(gid, []).append(tname)
+        by_id.setdefault((zone(tname), gid), []).append(tname)
     back: dict = {}
     for tname, adj in world.graph_adj.items():
+        z = zone(tname)
+        unknown = sorted(str(g) for g in adj if (z, g) not in by_id)
+        if unknown:  # a misspelt town would silently join nothing
+            from .problems import did_you_mean
+            cname = world.types[tname]
+            edges = (world.classes[cname].get("graph") or {}).get("edges")
+            world.error(f"type '{tname}': {edges} names {', '.join(unknown)}, which is no space's id",
+                        ("components", cname, "types", tname, edges),
+                        did_you_mean(unknown[0], [str(g) for zz, g in by_id if zz == z]))
         for g in adj:
-            for other in by_id.get(g, ()):
+            for other in by_id.get((z, g), ()):
                 back.setdefault(other, set()).add(world.graph_id[tname])
     for tname, ids in back.items():
         if tname in world.graph_adj and not ids <= world.graph_adj[tname]:
@@ -299,11 +317,9 @@ def _directions(c, a, node):
 # The functions that take a `where t: COND` clause (grammar: call_where), built with the clause's name and
 # condition; called without one, they are ordinary functions.
 WHERE = {"connected": (_connected, 1), "groups": (_groups, 1), "distance": (_distance, 2)}
-FUNCTIONS["connected"] = Fn(_connected, 1, doc=(_connected.__doc__ or "").strip())
-FUNCTIONS["groups"] = Fn(_groups, 1, doc=(_groups.__doc__ or "").strip())
-FUNCTIONS["distance"] = Fn(_distance, 2, doc=(_distance.__doc__ or "").strip())
-FUNCTIONS["neighbor"] = Fn(_neighbor, 2, doc=(_neighbor.__doc__ or "").strip())
-FUNCTIONS["directions"] = Fn(_directions, 1, doc=(_directions.__doc__ or "").strip())
+# name -> (build, least and most arguments): the vocabulary registers them (see vocabulary.FUNCTIONS).
+BOARD_FUNCTIONS = {"connected": (_connected, 1, 1), "groups": (_groups, 1, 1), "distance": (_distance, 2, 2),
+                   "neighbor": (_neighbor, 2, 2), "directions": (_directions, 1, 1)}
 
 
 def call_where(c, n, sc):

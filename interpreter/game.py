@@ -22,7 +22,7 @@ from .display import check_display
 from .disputes import read_disputes
 from .fingerprint import content_hash
 from .flow import SIMUL, FlowCompiler, advance, fire_events, mark_acted, new_decision, push, run_effect
-from .limits import piece_count_problems, recursion_room
+from .limits import MAX_LIST, piece_count_problems, recursion_room
 from .model import load_definition
 from .problems import DefinitionError, InputError, Problem, did_you_mean, sort_problems
 from .ratings import compile_ratings
@@ -695,6 +695,8 @@ class Game:
                 return v is not None and not (type(v) is int and 0 <= v < s.n)
             if t == "piece":
                 return v is not None and not (type(v) is int and 0 <= v < npieces)
+            if t.startswith("list:"):  # a list var (interpreter/lists.py)
+                return not isinstance(v, list) or len(v) > MAX_LIST
             return False
         for scope, values in (("global", [s.g]), ("player", s.p)):
             table = w.gvars if scope == "global" else w.pvars

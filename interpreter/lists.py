@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from .compiler import CompileError, RuleError, X, elem_type
 from .limits import MAX_LIST
-from .vocabulary import FUNCTIONS, Fn
 
 ITEM_TYPES = ("int", "bool", "str", "player", "piece", "any")
 
@@ -89,6 +88,6 @@ def _index(c, a, node):
     return X(idx, "int")
 
 
-FUNCTIONS["append"] = Fn(_append, 2, refs=(0,), effect=True, doc=(_append.__doc__ or "").strip())
-FUNCTIONS["remove"] = Fn(_remove, 2, refs=(0,), effect=True, doc=(_remove.__doc__ or "").strip())
-FUNCTIONS["index"] = Fn(_index, 2, doc=(_index.__doc__ or "").strip())
+# name -> (build, arguments, refs, effect): the vocabulary registers them (see vocabulary.FUNCTIONS).
+LIST_FUNCTIONS = {"append": (_append, 2, (0,), True), "remove": (_remove, 2, (0,), True),
+                  "index": (_index, 2, (), False)}
