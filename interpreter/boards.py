@@ -24,18 +24,13 @@ from __future__ import annotations
 from .compiler import CompileError, RuleError, X, elem_type
 from .limits import LOOP_BUDGET, MAX_BOARD_SPACES
 
-
-def _want(x: X, types, what, node):
-    if x.t not in types and x.t != "any":
-        raise CompileError(f"{what}: expected {' or '.join(types)}, got {x.t}", node)
-
 SQUARE = {"n": (0, -1), "e": (1, 0), "s": (0, 1), "w": (-1, 0)}
 DIAGONAL = {"ne": (1, -1), "nw": (-1, -1), "se": (1, 1), "sw": (-1, 1)}
 HEX = {"e": (1, 0), "w": (-1, 0), "ne": (1, -1), "nw": (0, -1), "se": (0, 1), "sw": (-1, 1)}
 LAYOUTS = ("square", "hex", "hexagon")
 
 
-def _cells(spec):
+def board_cells(spec):
     """The (col, row) of every space of a board spec and its direction table, or a message."""
     layout = spec.get("layout", "square")
     size = spec.get("size")
@@ -63,18 +58,19 @@ def expand(world, cname, cls, types):
     if not isinstance(spec, dict):
         return types
     path = ("components", cname, "board")
-    cells, dirs, problem = _cells(spec)
+    cells, dirs, problem = board_cells(spec)
     if problem is None and len(cells) > MAX_BOARD_SPACES:
         problem = f"a board has at most {MAX_BOARD_SPACES} spaces (this one has {len(cells)})"
+    schema_says = spec.get("layout", "square") not in LAYOUTS or not isinstance(spec.get("size"), (int, list))
+    if problem is not None and not schema_says:  # a layout or size the schema refuses is reported there
+        world.error(problem, path)
     props = cls.get("properties") or {}
     missing = [p for p in ("col", "row") if p not in props]
-    if problem is None and missing:
-        problem = f"board: class {cname} declares no propert{'y' if len(missing) == 1 else 'ies'} " \
-                  f"{' and '.join(missing)} to hold a space's coordinates"
-        world.error(problem, path, "add `col: 0, row: 0` to the class's properties")
-        return types
-    if problem is not None:
-        world.error(problem, path)
+    if missing:
+        world.error(f"board: class {cname} declares no propert{'y' if len(missing) == 1 else 'ies'} "
+                    f"{' and '.join(missing)} to hold a space's coordinates", path,
+                    "add `col: 0, row: 0` to the class's properties")
+    if problem is not None or missing:
         return types
     lab = cls.get("label")
     lab = lab if isinstance(lab, dict) else {"en": lab or cname, "zh": lab or cname}
@@ -198,6 +194,11 @@ def distance(world, s, e, a, b, cond, slot):
 
 
 # ------------------------------------------------------------------ the DSL's functions
+def _want(x: X, types, what, node):
+    if x.t not in types and x.t != "any":
+        raise CompileError(f"{what}: expected {' or '.join(types)}, got {x.t}", node)
+
+
 def _piece(a, what, node):
     _want(a, ("piece",), what, node)
     return a.f

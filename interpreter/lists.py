@@ -35,12 +35,12 @@ def _list_place(a, what, node):
 
 
 def _item(c, lt, v, what, node):
-    from .compiler import X as _X
+    """Refuse at load an item that the list's declared item type can never hold."""
     et = elem_type(lt) or "any"
     if et != "any" and v.t not in ("any", "none") and not (et == v.t or {et, v.t} == {"int", "player"}
                                                            or (et.startswith("list:") and v.t.startswith("list:"))):
         raise CompileError(f"{what}: this list holds {et} values, not a {v.t}", node)
-    c.check_comparable(_X(None, et), v, node)
+    c.check_comparable(X(None, et), v, node)
 
 
 def _append(c, a, node):
