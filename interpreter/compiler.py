@@ -762,6 +762,9 @@ class Compiler:
         if f is None:
             f = self.pool._functions[key] = self.pool.define("s, e", body)
         return self.pool.ref(f) + "(s, e)"
+    def x_call_where(self, n, sc):
+        from .boards import call_where  # `connected(x, where t: COND)` and the other board walks
+        return call_where(self, n, sc)
 
     # ---------------------------------------------------------------- references (assignable)
     def ref(self, node, sc):
@@ -851,6 +854,22 @@ class Compiler:
             lines.append((depth + 1, "s.budget += 1"))
             lines.append((depth + 1, f"if s.budget > {self.w.step_budget}: {over}({self.w.step_budget})"))
             self.suite(body_node, inner, where, lines, locs, depth + 1)
+            return
+        if kind == "while_stmt":  # bounded: more than `max` passes is a rule error at the `while`
+            k = len(locs)
+            lines.append((depth, f"_ln = {k}"))
+            locs.append((where, node))
+            cond_node, max_node, body_node = node.children
+            cond = self.expr(cond_node, sc)
+            most = self.num(max_node, sc)
+            n, m = self.temp(), self.temp()
+            over = self.pool.ref(_while_exceeded)
+            lines.append((depth, f"{n} = 0; {m} = ({self.src(most)})"))
+            lines.append((depth, f"while ({self.src(cond)}):"))
+            lines.append((depth + 1, f"{n} += 1; s.budget += 1"))
+            lines.append((depth + 1, f"if {n} > {m} or s.budget > {self.w.step_budget}: _ln = {k}; "
+                                     f"{over}({m}, s.budget > {self.w.step_budget})"))
+            self.suite(body_node, sc, where, lines, locs, depth + 1)
             return
         raise CompileError(f"unsupported statement ({kind})", node)
 
@@ -1020,6 +1039,12 @@ def charge(s, items):
     if s.budget > LOOP_BUDGET:
         raise RuleError(f"an effect ran more than {LOOP_BUDGET} loop steps (a generator over {len(items)} items)")
     return items
+
+
+def _while_exceeded(most, budget):
+    if budget:
+        _budget_exceeded(LOOP_BUDGET)
+    raise RuleError(f"a while loop ran more than its max of {most} passes")
 
 
 def _budget_exceeded(budget):

@@ -15,7 +15,7 @@ from lark.indenter import DedentError, Indenter
 from . import parser_cache
 from .resources import data_dir
 
-KEYWORDS = {"if", "elif", "else", "for", "in", "not", "and", "or", "emit", "pass"}
+KEYWORDS = {"if", "elif", "else", "for", "in", "not", "and", "or", "emit", "pass", "while", "where"}
 
 
 class DslSyntaxError(Exception):

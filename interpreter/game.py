@@ -22,7 +22,7 @@ from .display import check_display
 from .disputes import read_disputes
 from .fingerprint import content_hash
 from .flow import BLANK, SIMUL, FlowCompiler, advance, fire_events, mark_acted, new_decision, push, run_effect
-from .limits import piece_count_problems, recursion_room
+from .limits import MAX_LIST, piece_count_problems, recursion_room
 from .model import load_definition
 from .problems import DefinitionError, InputError, Problem, did_you_mean, sort_problems
 from .ratings import compile_ratings
@@ -174,10 +174,10 @@ class Game:
                         cx = w.compile_expr(init if init is not None else 0, path + ("init",), u)
                         out.append((t, [(k, cx.f if cx else None) for k in kinds], u.n))
                 else:
-                    default = {"int": 0, "bool": False}.get(t)
+                    default = {"int": 0, "bool": False}.get(t, "[]" if t.startswith("list:") else None)
                     cx = w.compile_expr(init if init is not None else default, path + ("init",), u)
                     if cx is not None and cx.t not in ("any", "none", t) and {cx.t, t} not in (
-                            {"int", "bool"}, {"int", "player"}):
+                            {"int", "bool"}, {"int", "player"}) and not (t[:5] == cx.t[:5] == "list:"):
                         hint = None
                         if isinstance(init, str) and init.strip() in w.tables:
                             hint = f"table '{init.strip()}' is written at {self._table_where(init.strip())}"
@@ -706,6 +706,8 @@ class Game:
                 return v is not None and not (type(v) is int and 0 <= v < len(s.p))
             if t == "piece":
                 return v is not None and not (type(v) is int and 0 <= v < npieces)
+            if t.startswith("list:"):  # a list var (interpreter/lists.py)
+                return not isinstance(v, list) or len(v) > MAX_LIST
             return False
         for scope, values in (("global", [s.g]), ("player", s.p)):
             table = w.gvars if scope == "global" else w.pvars

@@ -12,6 +12,7 @@ Load time (per definition):
 - `MAX_STATEMENTS`     statements (and lines) in one effect body (shipped: < 60)
 - `MAX_DSL_CHARS`      characters of one expression or effect body (shipped: < 1,500)
 - `MAX_BLOCK_DEPTH`    `if`/`for` blocks nested in one effect (shipped: < 5; CPython allows 20)
+- `MAX_BOARD_SPACES`   spaces of one generated board (`board: {layout, size}`; shipped: none)
 - `MAX_PIECES`         pieces of all component types together, at the largest player count (shipped: < 300)
 - tables and every other YAML value: the loader's caps (values per file, aliases, depth)
 Run time (per decision):
@@ -20,6 +21,7 @@ Run time (per decision):
 - lists a rule builds grow only by loop steps (`range`, generators), so LOOP_BUDGET bounds them; no
   operator makes a string longer (arithmetic takes numbers only, checked at load, or at run time for a
   value of unknown type)
+- `MAX_LIST`           items of one list var (`append` beyond it is a rule error; shipped: none)
 - `LOOP_BUDGET`        loop steps of one effect, condition or menu: `for` bodies, numbers of a `range`,
                        and the items every generator expression walks (shipped: < 5,000)
 Records and saved states: see `untrusted` (file size, JSON depth, integer digits).
@@ -37,6 +39,8 @@ MAX_BLOCK_DEPTH = 12
 MAX_PIECES = 10_000
 MAX_FLOW_DEPTH = 200
 MAX_EVENTS = 10_000
+MAX_BOARD_SPACES = 1_000
+MAX_LIST = 1_000
 
 
 class LimitExceeded(Exception):

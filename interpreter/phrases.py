@@ -29,6 +29,7 @@ TEMPLATES = {
         "augassign.-=": "subtract {b} from {a}", "emit": "announce the event “{a}” ({b})", "pass_stmt": "nothing",
         "expr_stmt": "{a}", "simple_stmt": "{a}", "if_stmt": "if {a}:", "elif_clause": "otherwise, if {a}:",
         "else_clause": "otherwise:", "for_stmt": "for each {a} in {b}:", "suite": "{a}", "start_expr": "{a}",
+        "while_stmt": "while {a} (at most {b} times):", "call_where": "{a}, through each {x} where {c}",
         "start_stmts": "{a}",
         "cond": " where {c}",
         "agg.sum": "the sum of {e} for each {x} in {coll}{cond}", "agg.count": "the number of {x} in {coll}{cond}",
@@ -55,6 +56,7 @@ TEMPLATES = {
         "augassign.-=": "{a}减少{b}", "emit": "触发事件“{a}”({b})", "pass_stmt": "不做任何事",
         "expr_stmt": "{a}", "simple_stmt": "{a}", "if_stmt": "如果{a}:", "elif_clause": "否则,如果{a}:",
         "else_clause": "否则:", "for_stmt": "对{b}中的每个{a}:", "suite": "{a}", "start_expr": "{a}",
+        "while_stmt": "当{a}时重复(至多{b}次):", "call_where": "{a}(只经过满足{c}的{x})",
         "start_stmts": "{a}",
         "cond": "满足{c}的",
         "agg.sum": "{coll}中{cond}每个{x}的{e}之和", "agg.count": "{coll}中{cond}{x}的数量",
@@ -86,6 +88,10 @@ FUNCTION_WORDS = {
         "move/3": "move {0} to place {2} of {1}", "draw": "draw the top piece of {0} into {1}",
         "shuffle": "shuffle {0}", "transfer": "move up to {0} from {1} to {2}",
         "end_game": "the game ends at the end of the round: {0}", "ended": "{0} has happened",
+        "connected": "the spaces connected to {0}", "groups": "the connected groups of {0}",
+        "distance": "the fewest steps from {0} to {1}", "neighbor": "the space next to {0} towards {1}",
+        "directions": "the directions of {0}'s board", "append": "append {1} to {0}",
+        "remove": "remove {1} from {0}", "index": "the place of {1} in {0}",
     },
     "zh": {
         "len": "{0}的数量", "count": "{0}的数量", "size": "{0}中的配件数", "values": "{0}的所有取值",
@@ -99,6 +105,9 @@ FUNCTION_WORDS = {
         "move/2": "将{0}移到{1}", "move/3": "将{0}移到{1}的第{2}位", "draw": "从{0}顶部抽取一个配件放入{1}",
         "shuffle": "洗混{0}", "transfer": "从{1}向{2}转移至多{0}", "end_game": "本轮结束时游戏结束:{0}",
         "ended": "{0}已发生",
+        "connected": "与{0}相连的格", "groups": "{0}中相连的各个集团", "distance": "从{0}到{1}的最少步数",
+        "neighbor": "{0}朝{1}方向的相邻格", "directions": "{0}所在棋盘的方向", "append": "将{1}加到{0}末尾",
+        "remove": "从{0}中移除{1}", "index": "{1}在{0}中的位置",
     },
 }
 AGGREGATE_NAMES = ("sum", "count", "any", "all", "min", "max", "first", "list", "sort_by")
@@ -206,6 +215,9 @@ class Phrases:
                 var, coll, suite = st.children
                 self.locals.add(str(var))
                 out.append((self.cap(self.t["for_stmt"].format(a=self.local(var), b=self.x(coll))), self.suite(suite)))
+            elif st.data == "while_stmt":
+                cond, most, suite = st.children
+                out.append((self.cap(self.t["while_stmt"].format(a=self.x(cond), b=self.x(most))), self.suite(suite)))
             elif st.data == "suite":
                 out.extend(self.suite(st))
         return out
@@ -357,6 +369,13 @@ class Phrases:
         if len(n.children) > 3 and n.children[3] is not None:  # min/max(..., default = V)
             text += self.t["default"].format(v=self.x(n.children[3]))
         return text
+
+    def x_call_where(self, n):  # connected(x, where t: COND): the call's words, then the condition
+        name, *args = n.children
+        var, cond = args[-2], args[-1]
+        self.locals.add(str(var))
+        call = self.x_call(Tree("call", [name, *args[:-2]]))
+        return self.t["call_where"].format(a=call, x=self.local(var), c=self.x(cond))
 
     def x_genexp(self, n):  # only inside call_gen, rendered there; kept for completeness
         e, var, coll, *cond = n.children

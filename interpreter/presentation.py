@@ -78,6 +78,8 @@ class Labels:
         if t == "piece" and isinstance(v, int):
             types = view["pieces"]["types"]
             return self.types.get(types[v], types[v]) if 0 <= v < len(types) else str(v)
+        if isinstance(v, list):  # a list var: its items, each as its type says
+            return "[" + ", ".join(self.value(x, t[5:] if t.startswith("list:") else "any", view) for x in v) + "]"
         if isinstance(v, bool):
             return yes_no(v, lang)
         if isinstance(v, str):

@@ -31,6 +31,12 @@ class TableSections:
             info = []
             if c.get("zone"):
                 info.append((f"{self.w['zone']}: {self.names.globals.get(c['zone']) or self.names.attrs.get(c['zone']) or c['zone']}", []))
+            if isinstance(c.get("board"), dict):  # a generated board: its size, not a row per space
+                from .boards import board_cells
+                cells, _, problem = board_cells(c["board"])
+                layout = c["board"].get("layout", "square")
+                if problem is None:
+                    info.append((self.w["board"].format(n=len(cells), layout=self.w["layout." + layout]), []))
             if c.get("active"):
                 self.ph.locals = set()
                 info.append((f"{self.w['active']}: {self.ph.expr(c['active'])}", []))

@@ -500,3 +500,16 @@ AGGREGATES.update({
     "min": _agg_minmax(lambda a, b: a < b), "max": _agg_minmax(lambda a, b: a > b),
     "first": _agg_first, "list": _agg_list,
 })
+
+
+# Boards (spaces, directions, connected groups, distances) and list vars live in their own modules.
+def _register():
+    from .boards import BOARD_FUNCTIONS
+    from .lists import LIST_FUNCTIONS
+    for name, (build, lo, hi) in BOARD_FUNCTIONS.items():
+        FUNCTIONS[name] = Fn(build, lo, hi, doc=(build.__doc__ or "").strip())
+    for name, (build, n, refs, effect) in LIST_FUNCTIONS.items():
+        FUNCTIONS[name] = Fn(build, n, refs=refs, effect=effect, doc=(build.__doc__ or "").strip())
+
+
+_register()

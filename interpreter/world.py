@@ -7,6 +7,7 @@ every kind, component type, property and parameter, and provides the primitives 
 
 from __future__ import annotations
 
+from . import boards, lists
 from .compiler import NOCONST, CompileError, Compiler, RuleError, Scope, Unit, _value_type
 from .dsl import DslSyntaxError, parse_expr, parse_stmts
 from .limits import LOOP_BUDGET, text_over_limit
@@ -70,6 +71,7 @@ class World:
             self.error(message, path, hint)
         self._kinds()
         self._tables()
+        self.board_steps, self.board_dirs = {}, {}  # generated board spaces: type -> {direction: type}, [directions]
         self._components()
         self._vars_and_zones()
         self._defs()
@@ -93,6 +95,7 @@ class World:
         from .procedures import Procedures
         self.procedures = Procedures(self)
         self._graphs()
+        boards.install(self)
         self._params()
         self._copies()
         self._active()
@@ -203,7 +206,7 @@ class World:
                 fdef = fdef if isinstance(fdef, dict) else {"init": fdef}
                 field_classes.setdefault(fname, []).append((cname, fdef))
             defaults = cls.get("properties") or {}
-            for tname, tdef in self._numbered(cname, cls.get("types") or {}):
+            for tname, tdef in self._numbered(cname, boards.expand(self, cname, cls, cls.get("types") or {})):
                 tdef = tdef or {}
                 if tname in self.types:
                     self.error(f"component type '{tname}' is also in class {self.types[tname]}",
@@ -317,8 +320,10 @@ class World:
                     maps.append(i)
                 else:
                     t = str(v.get("type", "int"))
-                    if t not in VAR_TYPES:
-                        self.error(f"unknown var type '{t}'; expected one of {', '.join(sorted(VAR_TYPES))}",
+                    if t == "list":  # an ordered list of values (interpreter/lists.py)
+                        t = lists.var_type(self, v, ("vars", scope, name))
+                    elif t not in VAR_TYPES:
+                        self.error(f"unknown var type '{t}'; expected one of {', '.join(sorted(VAR_TYPES | {'list'}))}",
                                    ("vars", scope, name, "type"))
                 table[name] = (i, t)
                 if v.get("resource") is not None or v.get("min") is not None:
@@ -609,7 +614,7 @@ class World:
                 continue
             idp, edp = g.get("id"), g.get("edges")
             for key, prop in (("id", idp), ("edges", edp)):
-                if prop not in self.props:
+                if prop not in self.props and not (key == "id" and prop is None):  # no id: the type's name
                     self.error(f"graph {key} must name a property of class {cname}", ("components", cname, "graph", key),
                                did_you_mean(str(prop), self.props))
                     return
@@ -620,7 +625,7 @@ class World:
                         self.error(f"type '{tname}': '{edp}' must be a list of {idp} values",
                                    ("components", cname, "types", tname, edp))
                         edges = []
-                    self.graph_id[tname] = self.props[idp].get(tname)
+                    self.graph_id[tname] = self.props[idp].get(tname) if idp is not None else tname
                     self.graph_adj[tname] = frozenset(edges)
 
     def neighbors(self, s, x):

@@ -232,10 +232,10 @@ def test_a_statement_cannot_start_by_assigning_to_a_keyword(text):
 
 
 def test_keywords_are_listed():
-    assert KEYWORDS == {"if", "elif", "else", "for", "in", "not", "and", "or", "emit", "pass"}
+    assert KEYWORDS == {"if", "elif", "else", "for", "in", "not", "and", "or", "emit", "pass", "while", "where"}
 
 
-@pytest.mark.parametrize("text", ["for", "x + if", "f(pass)", "[emit]", "else.x"])
+@pytest.mark.parametrize("text", ["for", "x + if", "f(pass)", "[emit]", "else.x", "while + 1", "f(where)"])
 def test_a_keyword_is_not_a_name_in_an_expression(text):
     syntax_error(parse_expr, text)
 

@@ -232,7 +232,7 @@ def test_unknown_key_is_located_at_the_key_with_did_you_mean():
     problems = check("components:\n  building:\n    zone: supply\n    fieldz: {}\n")
     assert [str(p) for p in problems] == [
         "g.yaml:4:5: error: components.building: unknown key 'fieldz'; expected one of 'zone', 'fields', "
-        "'properties', 'active', 'types', 'label', 'source', 'provisional', 'box', 'graph' or 'copies'; "
+        "'properties', 'active', 'types', 'label', 'source', 'provisional', 'box', 'graph', 'board' or 'copies'; "
         "did you mean 'fields'?"
     ]
 
