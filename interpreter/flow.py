@@ -156,9 +156,14 @@ def _signature(s, x, cols):
     cs = cols[t]
     if not cs:
         return t
+    fields = s.fields
     if len(cs) == 1:
-        return (t, _frozen(s.fields[cs[0]][x]))
-    return (t,) + tuple([_frozen(s.fields[c][x]) for c in cs])
+        return (t, _frozen(fields[cs[0]][x]))
+    # a scalar is its own value; only maps (and lists) are frozen
+    return (t, *[v if (v := fields[c][x]).__class__ not in _NESTED else _frozen(v) for c in cs])
+
+
+_NESTED = (dict, list)
 
 
 def _frozen(v):
@@ -759,8 +764,8 @@ def _told(game, s, node, fr, e=None):
 
 def mark_acted(game, s):
     """Tell the nearest each_player that its current player acted (did not pass)."""
-    nodes = game.nodes
+    each = game.each_nodes  # (per node: is it an each_player loop)
     for fr in reversed(s.flow):
-        if nodes[fr[0]].kind == EACH:
+        if each[fr[0]]:
             fr[5] = 1
             return

@@ -21,7 +21,7 @@ from .consistency import state_problem
 from .display import check_display
 from .disputes import read_disputes
 from .fingerprint import content_hash
-from .flow import BLANK, SIMUL, FlowCompiler, advance, fire_events, mark_acted, new_decision, push, run_effect
+from .flow import BLANK, EACH, SIMUL, FlowCompiler, advance, fire_events, mark_acted, new_decision, push, run_effect
 from .limits import MAX_LIST, piece_count_problems, recursion_room
 from .model import load_definition
 from .problems import DefinitionError, InputError, Problem, did_you_mean, sort_problems
@@ -134,6 +134,7 @@ class Game:
         self.root = fc.compile_all()
         w.procedures.compile_all()  # unused ones too: their mistakes matter
         self.nodes = fc.nodes
+        self.each_nodes = bytes([n.kind == EACH for n in fc.nodes])  # for mark_acted
         self.phase_root = fc.phase_root
         self.hooks = fc.hooks
         self.event_notes = fc.event_notes

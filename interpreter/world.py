@@ -695,16 +695,20 @@ class World:
             by_type = memo.get((_BY_TYPE, pl))
             if by_type is None:
                 by_type = memo[(_BY_TYPE, pl)] = self._pieces_by_type(s, pl)
-            candidates = by_type.get(tname, ())
-        else:
-            G, PZ = self.layout.G, self.layout.PZ
-            types = s.types
-            candidates = (x for z in range(G + pl * PZ, G + (pl + 1) * PZ) for x in s.zones[z] if types[x] == tname)
-        for x in candidates:
-            if act is None or act(s, [None, None, x]):
-                if need_active:
-                    self.active_fired[tname] = self.active_fired.get(tname, 0) + 1
-                return x
+            for x in by_type.get(tname, ()):
+                if act is None or act(s, [None, None, x]):
+                    if need_active:
+                        self.active_fired[tname] = self.active_fired.get(tname, 0) + 1
+                    return x
+            return None
+        G, PZ = self.layout.G, self.layout.PZ
+        types, zones = s.types, s.zones
+        for z in range(G + pl * PZ, G + (pl + 1) * PZ):  # the same pieces in the same order, without a generator
+            for x in zones[z]:
+                if types[x] == tname and (act is None or act(s, [None, None, x])):
+                    if need_active:
+                        self.active_fired[tname] = self.active_fired.get(tname, 0) + 1
+                    return x
         return None
 
     def _pieces_by_type(self, s, pl) -> dict:
