@@ -1,23 +1,21 @@
 """Translation coverage: which sections of a rulebook text no rule cites, and which citations name no section.
 
-`meeple verify GAME --coverage-of RULEBOOK` reads a plain-text rulebook, finds its sections, collects every
-`source:` citation of the definition that names that file, and matches them.
-
-Sections. A heading is a line that
-- a table of contents names (a line `title.......page`), or
-- starts with a section number: `一、`, `2、`/`2.1、`/`2.2:` followed by a title with a colon or ending the
-  line, or `(2)` followed by a short title and a parenthesis or colon (`(2)航船牌片(蓝色):...`), or
-- stands alone after a blank line: short, no sentence punctuation, not a list item, not ending in a colon.
-A title that occurs more than once (a repeated "hint" or a page header) is not a section of its own. A
-section's text runs to the next heading (contents lines are no text); a section without text is matched but
-never reported as uncited.
+`meeple verify GAME --coverage-of RULEBOOK` reads a plain-text rulebook, collects every `source:` citation of
+the definition that names that file, finds the text's sections (`rulebook_outline`: contents, numbering,
+layout, and in unbroken text the citations themselves and a heading's shape; repeated copies counted once),
+and matches them.
 
 Citations. A source is split at `;`. A part naming a file (`name.txt`, `name.md`) sets the file for its
 `§` references and for the following parts that start with `§`; a part naming another document (`reference
-§2.6`) ends it. Each `§` reference loses its notes in parentheses; it matches a section when its words,
-normalized (no punctuation, spaces or section numbers; a heading's text before its first parenthesis also
-counts), equal a heading's, or when one of its words does (`§船长 装货条件` cites both sections), or when it
-is a section number that only one heading has (`§2.2`).
+§2.6`) ends it. Each `§` reference loses its notes in parentheses; its words are read left to right, the
+longest run of words that names a heading first: a run names a heading when, normalized (no punctuation,
+spaces or section numbers; a heading's text before its first parenthesis and its last word also count), it
+equals the heading's title, or when it is a section number that only one heading has (`§2.2`, `§I`). So
+`§船长 装货条件` cites both sections and `§12 個灰色助手說明 午休軌` the section titled 12 個灰色助手說明. A
+word that follows a named heading names a part of it: a heading at or after that one, the first of them
+when several share a title (`§單人遊戲 遊戲設置`: the setup of the solo part, not the first 遊戲設置), and
+otherwise the first heading with that title. A reference that names no heading may
+name a term of a `term: value` line (`§玩家人数`), which names the section holding it.
 """
 
 from __future__ import annotations
@@ -28,14 +26,10 @@ from pathlib import Path
 
 import attrs
 
-CN_NUM = "一二三四五六七八九十"
-NUMBERED = re.compile(r"^(?P<num>[" + CN_NUM + r"]+)、(?P<title>.+)$"
-                      r"|^(?P<num2>\d+(?:\.\d+)*)[、::.](?P<title2>.+)$"
-                      r"|^[((](?P<num3>\d+)[))](?P<title3>.+)$")
-TOC = re.compile(r"^(?P<title>.+?)\.{4,}\s*\d+\s*$")
-SENTENCE = re.compile(r"[。,,;;!?!?]")
-LIST_MARK = ("–", "-", "•", "*", "(", "(", "|")
+from .rulebook_outline import CN_NUM, FOUND_BY, Section, norm, outline, sections  # noqa: F401 (re-exported)
+
 FILE = re.compile(r"([\w.\-]+\.(?:txt|md))")
+NUMBER_TOKEN = re.compile(r"[\d.]+|[" + CN_NUM + r"]+|[IVX]+|[A-Za-z]|\d+[a-z]")
 
 
 def strip_notes(s: str) -> str:
@@ -53,96 +47,14 @@ def strip_notes(s: str) -> str:
     return "".join(out)
 
 
-def norm(s: str) -> str:
-    """A title reduced to its letters and digits, lower case, without a leading section number."""
-    s = s.strip()
-    m = NUMBERED.match(s)
-    if m:
-        s = m.group("title") or m.group("title2") or m.group("title3") or s
-    return "".join(ch for ch in s if ch.isalnum()).lower()
-
-
-@attrs.frozen
-class Section:
-    title: str
-    line: int
-    number: str
-    aliases: tuple
-    has_text: bool
-
-
 @attrs.frozen
 class Citation:
     ref: str          # the § reference as written
     source: str       # the whole source string
     path: str         # where in the definition (dotted)
     where: str        # file:line:col
-    sections: tuple   # titles of the sections it names (empty: names none)
+    sections: tuple   # the Sections it names (empty: names none)
     hint: str = ""
-
-
-def _heading(line: str, prev_blank: bool, toc: set):
-    """(title, number) if the line is a heading, else None."""
-    s = line.strip()
-    if not s or TOC.match(s):
-        return None
-    m = NUMBERED.match(s)
-    if norm(s.rstrip("::")) in toc:
-        num = (m.group("num") or m.group("num2") or "") if m else ""
-        return ((m.group("title") or m.group("title2")) if m and num else s).rstrip("::"), num
-    if m:
-        if m.group("num"):
-            title = m.group("title").rstrip("::")
-            return (title, m.group("num")) if len(title) <= 24 and not SENTENCE.search(title) else None
-        if m.group("num2"):
-            title = m.group("title2")
-            head = re.split(r"[。,,;;]", title)[0]
-            if ((":" in head or ":" in head) or (s.endswith((":", ":")) and not SENTENCE.search(title))) \
-                    and len(head) <= 30:
-                return title.rstrip("。::"), m.group("num2")
-            return None
-        title = m.group("title3")
-        head = re.split(r"[((::]", title)[0]
-        if len(head) <= 6 and len(head) < len(title) and not SENTENCE.search(head):
-            return head, f"({m.group('num3')})"
-        return None
-    if (prev_blank and len(s) <= 30 and not SENTENCE.search(s) and not s.startswith(LIST_MARK)
-            and not s.endswith((":", ":"))):
-        return s, ""
-    return None
-
-
-def sections(text: str) -> list:
-    """The sections of a rulebook text, in order."""
-    lines = text.splitlines()
-    toc = {norm(m.group("title")) for m in map(TOC.match, (ln.strip() for ln in lines)) if m}
-    found = []   # (line index, title, number)
-    prev_blank = True
-    for i, ln in enumerate(lines):
-        h = _heading(ln, prev_blank, toc)
-        if h:
-            found.append((i, h[0], h[1]))
-        prev_blank = not ln.strip()
-    counts: dict = {}
-    for ln in lines:  # a title that stands on several lines is a repeated hint or a page header
-        counts[norm(ln)] = counts.get(norm(ln), 0) + 1
-    found = [f for f in found if counts.get(norm(f[1]), 1) <= 1 and norm(f[1])]
-    numbers: dict = {}
-    for _, _, num in found:
-        if num:
-            numbers[num] = numbers.get(num, 0) + 1
-    out = []
-    for k, (i, title, num) in enumerate(found):
-        end = found[k + 1][0] if k + 1 < len(found) else len(lines)
-        body = "".join("".join(ln for ln in lines[i + 1:end] if not TOC.match(ln.strip())).split())
-        aliases = {norm(title), norm(re.split(r"[((]", title)[0])}
-        words = title.split()
-        if len(words) > 1:
-            aliases.add(norm(words[-1]))
-        if num and numbers[num] == 1:
-            aliases.add("#" + num)
-        out.append(Section(title, i + 1, num, tuple(sorted(a for a in aliases if a)), len(body) >= 10))
-    return out
 
 
 def _refs(source: str, name: str) -> list:
@@ -164,25 +76,62 @@ def _refs(source: str, name: str) -> list:
     return out
 
 
-def _match(ref: str, index: dict) -> tuple:
-    body = strip_notes(ref).strip()
-    tokens = [t for t in body.split() if t]
-    keys = [norm(body)] if len(tokens) > 1 else []
-    for t in tokens:
-        if re.fullmatch(r"[\d.]+|[" + CN_NUM + "]+", t):
-            keys.append("#" + t.strip("."))
-        elif re.fullmatch(r"[((]\d+[))]", t):
-            keys.append(f"#({t[1:-1]})")
-        elif not re.fullmatch(r"[\d–\-#]+", t):
-            keys.append(norm(t))
-    hits = []
-    for k in keys:
-        for s in index.get(k, ()):
-            if s.title not in hits:
-                hits.append(s.title)
-        if k == keys[0] and hits and len(tokens) > 1:
-            break
-    return tuple(hits)
+MAX_WORDS = 12
+
+
+def _words(ref: str) -> list:
+    """A reference's words without notes; a range's dash dropped (`§A–§F` names A and F)."""
+    return [w.rstrip("–-~") or w for w in strip_notes(ref).split()[:MAX_WORDS]]
+
+
+def cited_titles(refs) -> tuple:
+    """(titles the references name at their head, titles they name anywhere), normalized: the evidence that
+    a short line of unbroken text is a heading."""
+    heads, anywhere = set(), set()
+    for ref in refs:
+        words = _words(ref)
+        for i in range(len(words)):
+            for j in range(i + 1, len(words) + 1):
+                key = norm(" ".join(words[i:j]))
+                anywhere.add(key)
+                if i == 0:
+                    heads.add(key)
+    return frozenset(heads - {""}), frozenset(anywhere - {""})
+
+
+def _keys(span: list) -> list:
+    """The index keys a run of a reference's words may name."""
+    if len(span) == 1:
+        t = span[0]
+        if NUMBER_TOKEN.fullmatch(t.strip(".")):
+            return ["#" + t.strip("."), norm(t)]
+        if re.fullmatch(r"[((]\d+[))]", t):
+            return [f"#({t[1:-1]})"]
+        if re.fullmatch(r"[\d–\-#]+", t):
+            return []
+    return [norm(" ".join(span))]
+
+
+def _resolve(words: list, index: dict) -> list:
+    """The Sections a reference's words name, read left to right, the longest run first."""
+    hits, anchor, i = [], None, 0
+    while i < len(words):
+        for j in range(len(words), i, -1):
+            # after a heading, words name a part of it: a heading at or after it (the first of a shared title)
+            found = [s for k in _keys(words[i:j]) for s in index.get(k, ()) if anchor is None or s.line >= anchor]
+            if found:
+                if found[0] not in hits:
+                    hits.append(found[0])
+                anchor, i = found[0].line, j
+                break
+        else:
+            i += 1
+    return hits
+
+
+def _match(ref: str, index: dict, terms: dict) -> tuple:
+    words = _words(ref)
+    return tuple(_resolve(words, index) or _resolve(words, terms))
 
 
 def walk_sources(sections_, prefix=()):
@@ -201,40 +150,62 @@ def walk_sources(sections_, prefix=()):
 def coverage_of(game, rulebook: Path) -> dict:
     """The rulebook's sections no citation names, and the citations of it that name no section."""
     text = Path(rulebook).read_text(encoding="utf-8")
-    secs = sections(text)
+    name = Path(rulebook).name
+    definition = game.definition
+    refs = [(path, src, ref) for path, src in walk_sources(definition.sections) for ref in _refs(src, name)]
+    book = outline(text, cited_titles(ref for _, _, ref in refs))
+    secs = book.sections
     index: dict = {}
+    terms: dict = {}
     for s in secs:
         for a in s.aliases:
             index.setdefault(a, []).append(s)
-    name = Path(rulebook).name
+        for t in s.terms:
+            terms.setdefault(t, []).append(s)
     cites = []
-    definition = game.definition
-    for path, src in walk_sources(definition.sections):
-        for ref in _refs(src, name):
-            hits = _match(ref, index)
-            hint = ""
-            if not hits:
-                close = difflib.get_close_matches(norm(strip_notes(ref)), list(index), n=1, cutoff=0.5)
-                if close:
-                    hint = next(s.title for s in index[close[0]])
-            loc = definition.where(path + ("source",))
-            cites.append(Citation(ref, src, ".".join(map(str, path)), str(loc) if loc else "", hits, hint))
-    cited = {t for c in cites for t in c.sections}
+    for path, src, ref in refs:
+        hits = _match(ref, index, terms)
+        hint = ""
+        if not hits:
+            close = difflib.get_close_matches(norm(strip_notes(ref)), list(index), n=1, cutoff=0.5)
+            if close:
+                hint = index[close[0]][0].title
+        loc = definition.where(path + ("source",))
+        cites.append(Citation(ref, src, ".".join(map(str, path)), str(loc) if loc else "", hits, hint))
+    cited: dict = {}
+    for c in cites:
+        for s in c.sections:
+            cited[s.line] = cited.get(s.line, 0) + 1
     other_files = sorted({m for _, src in walk_sources(definition.sections) for m in FILE.findall(src)} - {name})
     return {
         "rulebook": name, "sections": len(secs), "sections_with_text": sum(s.has_text for s in secs),
+        "found_by": {how: sum(1 for s in secs if s.found_by == how) for how in FOUND_BY},
+        "layout": "unbroken" if book.unbroken else "blank lines",
+        "repeats": [attrs.asdict(r) for r in book.repeats],
+        "headings": [{"title": s.title, "line": s.line, "number": s.number, "found_by": s.found_by,
+                      "has_text": s.has_text, "citations": cited.get(s.line, 0)} for s in secs],
         "citations": len(cites), "matched": sum(1 for c in cites if c.sections),
-        "uncited": [{"title": s.title, "line": s.line} for s in secs if s.has_text and s.title not in cited],
+        "uncited": [{"title": s.title, "line": s.line} for s in secs if s.has_text and s.line not in cited],
         "unknown": [{"ref": c.ref, "where": c.where, "path": c.path, "did_you_mean": c.hint}
                     for c in cites if not c.sections],
         "other_files_cited": other_files,
     }
 
 
+FOUND_WORDS = {"contents": "named by the contents", "numbering": "numbered",
+               "layout": "a short line after a blank line or first", "citation": "a short line a citation names",
+               "shape": "a short line alone before text"}
+
+
 def coverage_text(rep: dict, game_id: str) -> str:
+    how = ", ".join(f"{n} {FOUND_WORDS[k]}" for k, n in rep.get("found_by", {}).items() if n)
     lines = [f"meeple verify {game_id} --coverage-of {rep['rulebook']}",
              f"rulebook: {rep['sections']} sections ({rep['sections_with_text']} with text); "
-             f"{rep['citations']} citations of it in the definition, {rep['matched']} name a section"]
+             f"{rep['citations']} citations of it in the definition, {rep['matched']} name a section",
+             f"headings ({'no blank lines' if rep.get('layout') == 'unbroken' else 'laid out with blank lines'}): "
+             f"{how or 'none'}"]
+    for r in rep.get("repeats", ()):
+        lines.append(f"  lines {r['first']}–{r['last']} repeat lines {r['of_first']}–{r['of_last']}: counted once")
     if not rep["citations"]:
         lines.append(f"  no rule cites {rep['rulebook']}; the definition cites: {', '.join(rep['other_files_cited']) or 'nothing'}")
     lines.append(f"sections no rule cites: {len(rep['uncited'])}")
