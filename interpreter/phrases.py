@@ -86,6 +86,10 @@ FUNCTION_WORDS = {
         "move/3": "move {0} to place {2} of {1}", "draw": "draw the top piece of {0} into {1}",
         "shuffle": "shuffle {0}", "transfer": "move up to {0} from {1} to {2}",
         "end_game": "the game ends at the end of the round: {0}", "ended": "{0} has happened",
+        "holder": "the piece that holds {0}", "become": "{0} becomes {1}",
+        "reveal/1": "turn {0} face up for everyone", "reveal/2": "show {0} to {1}",
+        "face_down": "turn {0} face down", "hide": "{0} follows its zone's visibility again",
+        "sees": "{0} may see {1}",
     },
     "zh": {
         "len": "{0}的数量", "count": "{0}的数量", "size": "{0}中的配件数", "values": "{0}的所有取值",
@@ -99,6 +103,9 @@ FUNCTION_WORDS = {
         "move/2": "将{0}移到{1}", "move/3": "将{0}移到{1}的第{2}位", "draw": "从{0}顶部抽取一个配件放入{1}",
         "shuffle": "洗混{0}", "transfer": "从{1}向{2}转移至多{0}", "end_game": "本轮结束时游戏结束:{0}",
         "ended": "{0}已发生",
+        "holder": "承载{0}的配件", "become": "{0}变为{1}", "reveal/1": "将{0}向所有人翻开",
+        "reveal/2": "将{0}展示给{1}", "face_down": "将{0}背面朝上", "hide": "{0}恢复其区域的可见性",
+        "sees": "{0}能看到{1}",
     },
 }
 AGGREGATE_NAMES = ("sum", "count", "any", "all", "min", "max", "first", "list", "sort_by")
@@ -121,6 +128,8 @@ class Names:
             for section in ("vars", "zones"):
                 for k, v in (d[section].get(scope) or {}).items():
                     (self.globals if scope == "global" else self.attrs)[k] = self.label(v, k)
+        for k, v in (d["zones"].get("piece") or {}).items():  # x.NAME: the zone a piece holds
+            self.attrs[k] = self.label(v, k)
         for k, v in (d.get("parameters") or {}).items():
             self.attrs[k] = self.label(v, k)
         for k, v in (d.get("tables") or {}).items():

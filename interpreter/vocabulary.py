@@ -500,3 +500,6 @@ AGGREGATES.update({
     "min": _agg_minmax(lambda a, b: a < b), "max": _agg_minmax(lambda a, b: a > b),
     "first": _agg_first, "list": _agg_list,
 })
+
+
+from . import piece_functions  # noqa: E402,F401  (registers holder, become, reveal, face_down, hide, sees)
