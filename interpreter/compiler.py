@@ -378,6 +378,9 @@ class Compiler:
             w.reads.add(("zone", name))
             z = w.gzones[name]
             return const(z, "zone")
+        if name in w.gfamilies:  # a zone family: NAME[k] is one of its zones (zonevalues)
+            w.reads.add(("zone", name))
+            return const(w.gzones.get(w.gfamilies[name][1]), "zones:" + w.gfamilies[name][0])
         if name in w.kinds:
             w.reads.add(("kind", name))
             # One list per kind (constants are never changed): the same text compiles to the same source.
@@ -405,8 +408,8 @@ class Compiler:
             names.update(s.names)
             s = s.parent
         w = self.w
-        names.update(w.gvars, w.tables, w.gzones, w.kinds, w.kind_values, w.types, w.phases, w.end_triggers,
-                     w.scripted.names)
+        names.update(w.gvars, w.tables, w.gzones, w.gfamilies, w.kinds, w.kind_values, w.types, w.phases,
+                     w.end_triggers, w.scripted.names)
         names.update(("player", "players", "player_count", "none", "true", "false", "pieces", "option",
                       "game_ending"))
         return names
@@ -455,6 +458,11 @@ class Compiler:
                 off = w.pzones[name]
                 G, PZ = w.layout.G, w.layout.PZ
                 return self.gen(f"({G + off} + ({bs}) * {PZ})", "zone")
+            if name in w.pfamilies:
+                w.reads.add(("pzone", name))
+                kind, first = w.pfamilies[name]
+                G, PZ = w.layout.G, w.layout.PZ
+                return self.gen(f"({G + w.pzones.get(first, 0)} + ({bs}) * {PZ})", "zones:" + kind)
             if name in w.params:
                 w.reads.add(("param", name))
                 return X(w.param_fn(name, b.f), w.param_type(name))
@@ -465,6 +473,9 @@ class Compiler:
                 return self.gen(f"s.types[{bs}]", "str")
             if name == "class":
                 return self.gen(f"{self.pool.ref(w.class_of)}[s.types[{bs}]]", "str")
+            if name in w.piece_zones:  # the zone this piece holds (zonevalues)
+                w.reads.add(("zone", name))
+                return self.gen(f"{self.pool.ref(w.piece_zone_rt.zone)}(s, {bs}, {name!r})", "zone")
             if name in w.fields:
                 w.reads.add(("field", name))
                 col, t = w.fields[name]
@@ -482,6 +493,15 @@ class Compiler:
         base, key = n.children
         b = self.expr(base, sc)
         k = self.expr(key, sc)
+        if b.t.startswith("zones:"):  # one zone of a family, by a value of its kind
+            values = self.w.kinds.get(b.t[6:], [])
+            if k.c is not NOCONST and k.c not in values:
+                raise CompileError(f"the family's zones are one per {b.t[6:]}: {k.c!r} is none of its values", key,
+                                   did_you_mean(str(k.c), [str(v) for v in values]))
+            if k.t in ("bool", "player", "piece", "zone"):
+                raise CompileError(f"a zone family is indexed by a value of {b.t[6:]}, not a {k.t}", key)
+            offsets = {v: i for i, v in enumerate(values)}
+            return self.gen(f"(({self.src(b)}) + {self.pool.ref(offsets)}[{self.src(k)}])", "zone")
         if b.t == "map":
             if k.t in ("bool", "player", "piece") or (k.t == "int" and not self.w.number_kinds):
                 raise CompileError(f"a map's keys are the values of its kind, not a {k.t}", key)

@@ -165,7 +165,10 @@ def _problem(game, s) -> str | None:
     except Exception as ex:  # options no game can be set up with
         return f"no game of {s.n} players with these options can be set up ({ex})"
     if list(s.types) != types:
-        return "the piece types are not those of the setup (pieces are never added, removed or swapped)"
+        from .promotion import types_problem
+        msg = types_problem(game.world, s.types, types)
+        if msg:
+            return msg
     now = resource_totals(game, s)
     if now != totals:
         bad = sorted(r for r in set(now) | set(totals) if now.get(r) != totals.get(r))

@@ -154,24 +154,25 @@ class Determinizer:
         lay = game.layout
         viewer = view["viewer"]
         seen = set()
-        for name, pieces in view["zones"].items():
-            if isinstance(pieces, list):
-                seen.update(pieces)
-        for row in view["player_zones"]:
+        # Every zone with pieces this seat does not see: its known pieces and None for each unknown one (a
+        # hidden zone: the pieces revealed to the seat, then the rest; a zone it sees: its face-down pieces).
+        self.slots: dict[int, list] = {}
+        for pl, row in [(None, view["zones"])] + list(enumerate(view["player_zones"])):
             for name, pieces in row.items():
-                if isinstance(pieces, list):
-                    seen.update(pieces)
+                z = lay.zone_index(name) if pl is None else lay.zone_index(name, pl)
+                if isinstance(pieces, dict):
+                    known = list(pieces.get("seen", ()))
+                    self.slots[z] = known + [None] * (int(pieces["hidden"]) - len(known))
+                elif None in pieces:
+                    self.slots[z] = list(pieces)
+                    known = pieces
+                else:
+                    known = pieces
+                seen.update(x for x in known if x is not None)
         ntypes = len(view["pieces"]["types"])
         self.unseen = [x for x in range(ntypes) if x not in seen]
-        # Hidden zones and their sizes, the most particular first (they get first pick of the pieces).
-        zones = []
-        for name, pieces in view["zones"].items():
-            if isinstance(pieces, dict):
-                zones.append((lay.zone_index(name), int(pieces["hidden"])))
-        for pl, row in enumerate(view["player_zones"]):
-            for name, pieces in row.items():
-                if isinstance(pieces, dict):
-                    zones.append((lay.zone_index(name, pl), int(pieces["hidden"])))
+        # Zones with unknown pieces and how many, the most particular first (they get first pick of the pieces).
+        zones = [(z, slots.count(None)) for z, slots in self.slots.items()]
         self.zones = sorted(((z, n, k.can_hold(z)) for z, n in zones),
                             key=lambda e: (len(e[2]) if e[2] else 1 << 30, e[0]))
         # Hidden vars: their slots, with start values; conserved ones share what the view leaves over.
@@ -199,6 +200,9 @@ class Determinizer:
             else:
                 data["player_zones"][owner][name] = pieces
         data["rng"] = 0
+        # where a zone the seat sees lists a face-down piece (`facing`)
+        self.face_down = {z: [i for i, x in enumerate(slots) if x is None] for z, slots in self.slots.items()
+                          if not self._hidden(view, z)}
         for key in VIEW_ONLY:  # what a view adds to a state's data (whose seat it is, who decides)
             data.pop(key, None)
         self.template = from_json(data, lay, game.id)  # its shape is the view's: no further check
@@ -221,6 +225,12 @@ class Determinizer:
                 left = k.fixed_totals[res] - (visible.get(res, 0) if isinstance(visible.get(res, 0), int) else 0)
                 self.shares.append((holders, max(0, left)))
 
+    def _hidden(self, view, z) -> bool:
+        lay = self.game.layout
+        owner, name = lay.zone_owner(z), lay.zone_name(z)
+        row = view["zones"] if owner is None else view["player_zones"][owner]
+        return isinstance(row[name], dict)
+
     @classmethod
     def of(cls, game, view: dict) -> "Determinizer":
         return cls(game, view)
@@ -237,7 +247,8 @@ class Determinizer:
                 take += [x for x in pool if x not in taken][:n - len(take)]
             taken = set(take)
             pool = [x for x in pool if x not in taken]
-            out[z] = take
+            dealt = iter(take)
+            out[z] = [next(dealt) if x is None else x for x in self.slots[z]]
         return out
 
     def sample(self, r: random.Random):
@@ -246,10 +257,17 @@ class Determinizer:
         if self.template is None:
             return self.game.from_view(self.view, r)
         s = self.template.copy(self.game.layout)
+        faces = None
         for z, pieces in self._deal(r).items():
             s.zones[z] = pieces
             for x in pieces:
                 s.loc[x] = z
+            if z in self.face_down:  # the pieces dealt where the seat sees a face-down one stay face down
+                faces = faces if faces is not None else {}
+                for i in self.face_down[z]:
+                    faces[pieces[i]] = ["down", []]
+        if faces is not None:
+            s.faces = faces
         for holders, left in self.shares:
             counts = [0] * len(holders)
             for _ in range(left):

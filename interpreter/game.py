@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from . import rng, simultaneous
+from . import facing, rng, simultaneous
 from .cache import load_cached
 from .compiler import NOCONST, RuleError, Scope, Unit
 from .consistency import state_problem
@@ -249,6 +249,8 @@ class Game:
             elif x is not None:
                 self.tiebreaks.append((x.f, u.n))
         self.score_order = sc.get("order", "high")
+        from .exact import compile_divisors
+        self.score_divisors = compile_divisors(w, sc.get("items"))  # exact shares (`divided_by`)
         self.rate = compile_ratings(w, sc)
         from .outcomes import Outcomes
         self.outcomes = Outcomes(w, sc)
@@ -276,6 +278,7 @@ class Game:
         s.rng = rng.seed_state(seed)
         s.decisions = 0
         s.ends = []
+        s.faces = {}
         s.menu = None
         s.ids = None
         s.pcache = None
@@ -585,15 +588,32 @@ class Game:
                 if type(v) not in (int, bool):
                     raise RuleError(f"scoring item {iid} gave {v!r}, not a number")
                 row[iid] = int(v)
+                if iid in self.score_divisors:
+                    row[iid] = self._share(s, pl, iid, row[iid])
             out.append(row)
         return out
 
-    def scores(self, s: State) -> list[int]:
-        return [sum(row.values()) for row in self.score_breakdown(s)]
+    def _share(self, s, pl, iid, v):
+        from .exact import share
+        f, n = self.score_divisors[iid]
+        try:
+            return share(iid, v, f(s, [pl, None] + [None] * (n - 2)))
+        except (TypeError, KeyError, IndexError, AttributeError, ValueError) as ex:
+            raise RuleError(f"{type(ex).__name__}: {ex}", f"scoring item {iid} (divided_by)") from None
+
+    def scores(self, s: State) -> list:
+        """Each seat's total: an int, or an exact Fraction where a scoring item is `divided_by`."""
+        return [self._total(row) for row in self.score_breakdown(s)]
+
+    def _total(self, row):
+        if not self.score_divisors:
+            return sum(row.values())
+        from .exact import tidy
+        return tidy(sum(row.values()))
 
     def outcome(self, s: State) -> dict:
         bd = self.score_breakdown(s)
-        scores = [sum(r.values()) for r in bd]
+        scores = [self._total(r) for r in bd]
         try:
             tb = [[f(s, [pl, None] + [None] * (n - 2)) for f, n in self.tiebreaks] for pl in range(s.n)]
         except (TypeError, KeyError, IndexError, AttributeError, ValueError) as ex:
@@ -709,6 +729,8 @@ class Game:
                 return v is not None and not (type(v) is int and 0 <= v < npieces)
             if t.startswith("list:"):  # a list var (interpreter/lists.py)
                 return not isinstance(v, list) or len(v) > MAX_LIST
+            if t == "zone":
+                return v is not None and not (type(v) is int and 0 <= v < len(s.zones))
             return False
         for scope, values in (("global", [s.g]), ("player", s.p)):
             table = w.gvars if scope == "global" else w.pvars
@@ -763,6 +785,7 @@ class Game:
         for name, mode in var_modes(w, "global").items():
             if not sees(mode, None, player):
                 d["vars"][name] = "hidden"
+        facing.redact(self, s, d, player)
         simultaneous.redact(self, d["flow"], player)
         d["viewer"] = player
         d["to_move"] = self.current_player(s)

@@ -7,7 +7,8 @@ piece is always in exactly one zone) and checked here too.
 
 from __future__ import annotations
 
-from .visibility import secret, sees, var_modes, zone_seen
+from .facing import piece_seen
+from .visibility import secret, sees, var_modes
 
 
 def resource_holders(game):
@@ -107,6 +108,9 @@ def hidden_leaks(game, s, viewer) -> list[str]:
             for pl, row in enumerate(v["player_zones"]):
                 if not sees(vis, pl, viewer) and isinstance(row[name], list) and row[name]:
                     problems.append(f"player {pl + 1}'s {name} is shown to player {viewer + 1}")
+    for x in (_listed(v) if s.faces else ()):  # the zones' own rules are checked above
+        if not piece_seen(game, s, x, viewer):
+            problems.append(f"piece {x} ({s.types[x]}) is listed to player {viewer + 1}, who may not see it")
     for pl, row in enumerate(v["player_vars"]):
         for name, mode in var_modes(w, "player").items():
             if not sees(mode, pl, viewer) and row.get(name) != "hidden":
@@ -115,6 +119,16 @@ def hidden_leaks(game, s, viewer) -> list[str]:
         if not sees(mode, None, viewer) and v["vars"].get(name) != "hidden":
             problems.append(f"the hidden {name} is shown to player {viewer + 1}")
     return problems
+
+
+def _listed(view) -> set:
+    """The pieces a view names: in the zones it lists, and those revealed in zones it does not."""
+    out = set()
+    for row in [view["zones"]] + view["player_zones"]:
+        for content in row.values():
+            out.update(x for x in (content if isinstance(content, list) else content.get("seen", ()))
+                       if x is not None)
+    return out
 
 
 def action_leaks(game, s) -> list[str]:
@@ -128,7 +142,7 @@ def action_leaks(game, s) -> list[str]:
         for i in act.piece_params:
             x = vals[i]
             z = s.loc[x]
-            if not zone_seen(game, z, player):
+            if not piece_seen(game, s, x, player):
                 out.append(f"action {act.name} offers piece {x} from {game.world.zone_label(z)}, which player "
                            f"{player + 1} may not see")
     return out

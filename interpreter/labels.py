@@ -113,10 +113,9 @@ def _text(game, s, v, t, lang, viewer, seen_in):
     if isinstance(v, (list, tuple)) and t.startswith("list:"):
         return ", ".join(_text(game, s, x, t[5:], lang, viewer, seen_in) for x in v)
     if t == "piece" and viewer is not EVERYONE and isinstance(v, int) and 0 <= v < len(s.types):
-        from .secrecy import _visible
-        z = seen_in.loc[v]
-        if viewer is None or not _visible(game, z, viewer):
-            if not all(_visible(game, z, q) for q in range(s.n)):
+        from .facing import piece_seen  # its zone's visibility and its own
+        if viewer is None or not piece_seen(game, seen_in, v, viewer):
+            if not all(piece_seen(game, seen_in, v, q) for q in range(s.n)):
                 cls = game.world.class_of.get(s.types[v], "piece")
                 return ("a " if lang == "en" else "一个") + cls.replace("_", " ")
     return game.value_text(v, t, lang, s)

@@ -121,10 +121,12 @@ def unused_names(game):
             yield Finding("unused", "warning", f"option '{name}' is never read by a rule",
                           d.where(("options", name)))
     start_zones = {z for _, _, z, per_player in game.piece_plan if not per_player}
-    for name, z in w.gzones.items():
-        if ("zone", name) not in reads and z not in start_zones:
-            yield Finding("unused", "warning", f"zone '{name}' is never used", d.where(("zones", "global", name)))
-    for name in w.pzones:
+    # the zones as declared (a family or a piece zone once, not each of its zones)
+    for scope in ("global", "piece"):
+        for name in (d["zones"].get(scope) or {}):
+            if ("zone", name) not in reads and w.gzones.get(name) not in start_zones:
+                yield Finding("unused", "warning", f"zone '{name}' is never used", d.where(("zones", scope, name)))
+    for name in (d["zones"].get("player") or {}):
         if ("pzone", name) not in reads:
             yield Finding("unused", "warning", f"player zone '{name}' is never used",
                           d.where(("zones", "player", name)))

@@ -93,8 +93,9 @@ class Definition:
                 if not isinstance(body, dict):
                     continue
                 for scope, entries in body.items():
-                    if scope not in ("global", "player") or not isinstance(entries, dict):
+                    if scope not in ("global", "player", "piece") or not isinstance(entries, dict):
                         continue
+                    self.sections[section].setdefault(scope, {})  # piece zones, when a game has some
                     self._merge(doc, (section, scope), entries, self.sections[section][scope], problems)
             else:
                 if isinstance(body, dict):

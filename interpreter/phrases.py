@@ -92,6 +92,10 @@ FUNCTION_WORDS = {
         "distance": "the fewest steps from {0} to {1}", "neighbor": "the space next to {0} towards {1}",
         "directions": "the directions of {0}'s board", "append": "append {1} to {0}",
         "remove": "remove {1} from {0}", "index": "the place of {1} in {0}",
+        "holder": "the piece that holds {0}", "become": "{0} becomes {1}",
+        "reveal/1": "turn {0} face up for everyone", "reveal/2": "show {0} to {1}",
+        "face_down": "turn {0} face down", "hide": "{0} follows its zone's visibility again",
+        "sees": "{0} may see {1}",
     },
     "zh": {
         "len": "{0}的数量", "count": "{0}的数量", "size": "{0}中的配件数", "values": "{0}的所有取值",
@@ -108,6 +112,9 @@ FUNCTION_WORDS = {
         "connected": "与{0}相连的格", "groups": "{0}中相连的各个集团", "distance": "从{0}到{1}的最少步数",
         "neighbor": "{0}朝{1}方向的相邻格", "directions": "{0}所在棋盘的方向", "append": "将{1}加到{0}末尾",
         "remove": "从{0}中移除{1}", "index": "{1}在{0}中的位置",
+        "holder": "承载{0}的配件", "become": "{0}变为{1}", "reveal/1": "将{0}向所有人翻开",
+        "reveal/2": "将{0}展示给{1}", "face_down": "将{0}背面朝上", "hide": "{0}恢复其区域的可见性",
+        "sees": "{0}能看到{1}",
     },
 }
 AGGREGATE_NAMES = ("sum", "count", "any", "all", "min", "max", "first", "list", "sort_by")
@@ -130,6 +137,8 @@ class Names:
             for section in ("vars", "zones"):
                 for k, v in (d[section].get(scope) or {}).items():
                     (self.globals if scope == "global" else self.attrs)[k] = self.label(v, k)
+        for k, v in (d["zones"].get("piece") or {}).items():  # x.NAME: the zone a piece holds
+            self.attrs[k] = self.label(v, k)
         for k, v in (d.get("parameters") or {}).items():
             self.attrs[k] = self.label(v, k)
         for k, v in (d.get("tables") or {}).items():

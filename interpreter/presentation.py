@@ -48,8 +48,8 @@ class Labels:
         self.vars = {scope: {n: _label(v, lang, n) for n, v, _ in w.var_defs[scope]} for scope in ("global", "player")}
         self.var_types = {scope: {n: ("map" if v.get("of") else t) for n, v, t in w.var_defs[scope]}
                           for scope in ("global", "player")}
-        self.zones = {scope: {n: _label(z, lang, n) for n, z in ((d["zones"] or {}).get(scope) or {}).items()}
-                      for scope in ("global", "player")}
+        self.zones = {scope: {n: _label(z, lang, n) for (sc, n), z in w.zone_defs.items() if sc == scope}
+                      for scope in ("global", "player")}  # families and piece zones: each of their zones
         self.fields: dict[str, str] = {}
         self.field_types: dict[str, str] = {}
         for cls in (d["components"] or {}).values():
@@ -107,7 +107,9 @@ def piece_details(L: Labels, view: dict, x: int) -> list[list[str]]:
     return out
 
 
-def piece_name(L: Labels, view: dict, x: int) -> str:
+def piece_name(L: Labels, view: dict, x: int | None) -> str:
+    if x is None:  # a piece this seat may not see where it lies (face down: `facing`)
+        return say("face_down", L.lang)
     t = view["pieces"]["types"][x]
     return L.types.get(t, t)
 
@@ -116,7 +118,7 @@ def group_pieces(L: Labels, view: dict, pieces: list[int], skip_fields=()) -> li
     """Pieces with the same name and details as one item with a count, in the order they first appear."""
     items: dict[tuple, dict] = {}
     for x in pieces:
-        details = [d for d in piece_details(L, view, x) if d[0] not in skip_fields]
+        details = [] if x is None else [d for d in piece_details(L, view, x) if d[0] not in skip_fields]
         name = piece_name(L, view, x)
         key = (name, tuple(map(tuple, details)))
         if key in items:
@@ -203,13 +205,16 @@ def _zone(game, L: Labels, view: dict, scope: str, name: str, content) -> dict:
     if isinstance(content, dict) and "hidden" in content:
         z.update({"as": "hidden", "count": content["hidden"], "items": [],  # how many, never which
                   "text": say("hidden_n", L.lang, n=content["hidden"])})
+        if content.get("seen"):  # pieces revealed to this seat (`facing`)
+            z["items"] = group_pieces(L, view, content["seen"])
         return z
     z["count"] = len(content)
     capacity, sizes = _capacity(game, scope, name)
     if capacity is not None:  # a fixed capacity: how much of it is used (pieces may take several spaces)
         types = view["pieces"]["types"]
         z["capacity"] = capacity
-        z["used"] = sum((sizes or {}).get(types[x], 1) or 0 for x in content) if sizes else len(content)
+        z["used"] = sum((sizes or {}).get(types[x], 1) or 0 if x is not None else 1 for x in content) if sizes \
+            else len(content)
     if z["as"] == "board":
         z["board"] = board(game, L, view, name, content)
         z["items"] = []
@@ -244,6 +249,14 @@ def _area(game, L, view, kind, seat, title, names, scope, values, zones) -> dict
         if name in values and name not in tracks:
             area["counters"].append(_counter(L, view, scope, name, values[name]))
         elif name in zones:
+            held = holder_in_view(game.world, view, name) if scope == "global" else None
+            if held is not None:  # a zone a piece holds: shown when it holds something, named by its holder
+                if not zones[name]:
+                    continue
+                z = _zone(game, L, view, scope, name, zones[name])
+                z["label"] = f"{z['label']} ({piece_name(L, view, held)})" if held >= 0 else z["label"]
+                area["zones"].append(z)
+                continue
             area["zones"].append(_zone(game, L, view, scope, name, zones[name]))
     return area
 
@@ -286,12 +299,33 @@ def status(game, L: Labels, view: dict) -> dict:
             "decisions": view.get("decisions", 0), "line": line}
 
 
+def holder_in_view(w, view: dict, name: str):
+    """For a zone held by a piece (zonevalues): the holder's id (-1 when no piece holds it in this game);
+    None for any other zone."""
+    rt = w.piece_zone_rt
+    z = w.layout.gzones.get(name)
+    if rt.lo is None or z is None or not rt.lo <= z < rt.hi:
+        return None
+    held = rt.holder(_Types(view["pieces"]["types"], view["players"]), z)
+    return -1 if held is None else held
+
+
+class _Types:
+    """What `PieceZones.holder` reads of a state (the piece types), from a view."""
+    __slots__ = ("types", "n")
+
+    def __init__(self, types, n):
+        self.types, self.n = types, n
+
+
 def outcome_model(L: Labels, outcome: dict) -> dict:
+    """The outcome for people (exact fractional scores as "n/d": the model is JSON)."""
+    from .exact import plain, text as exact_text
     lang = L.lang
     rows = []
     for seat, score in enumerate(outcome.get("scores", [])):
-        parts = [[L.scores.get(k, k), v] for k, v in ((outcome.get("breakdown") or [{}] * (seat + 1))[seat] or {}).items() if v]
-        rows.append({"seat": seat, "name": person(seat, lang), "score": score, "parts": parts})
+        parts = [[L.scores.get(k, k), plain(v)] for k, v in ((outcome.get("breakdown") or [{}] * (seat + 1))[seat] or {}).items() if v]
+        rows.append({"seat": seat, "name": person(seat, lang), "score": plain(score), "parts": parts})
     winners = list(outcome.get("winners", []))
     names = "、".join if lang == "zh" else ", ".join
     line = (say("winner", lang, who=person(winners[0], lang)) if len(winners) == 1 else
@@ -306,7 +340,7 @@ def outcome_model(L: Labels, outcome: dict) -> dict:
         tied = [seat for seat, score in enumerate(scores) if score == best]
         if len(tied) > 1:
             keys = "; ".join(f"{person(seat, lang)} {tiebreak[seat]}" for seat in tied if seat < len(tiebreak))
-            tie = say("tie_broken", lang, score=best, keys=keys)
+            tie = say("tie_broken", lang, score=exact_text(best), keys=keys)
     ratings = [say("rating", lang, who=person(seat, lang), rating=r.get(lang) or r.get("en"))
                for seat, r in enumerate(outcome.get("ratings") or []) if r]
     return {"rows": rows, "winners": winners, "line": line, "tie": tie, "ratings": ratings,

@@ -52,7 +52,8 @@ def add_action(record: dict, seat: int | None, action: dict | str, seconds: floa
 
 
 def finish(record: dict, outcome: dict) -> None:
-    record["result"] = {"scores": list(outcome.get("scores", [])), "winners": [w + 1 for w in outcome.get("winners", [])],
+    from .exact import plain  # an exact fractional score as "n/d"
+    record["result"] = {"scores": [plain(v) for v in outcome.get("scores", [])], "winners": [w + 1 for w in outcome.get("winners", [])],
                         "ends": list(outcome.get("ends") or [])}
 
 

@@ -52,6 +52,9 @@ class TableSections:
                 mods = [f"{self.names.attrs.get(k, k)} " + (self.w["set_to"].format(v=self.value(v["set"]))
                                                             if isinstance(v, dict) else f"{v:+d}" if isinstance(v, int) and not isinstance(v, bool) else self.value(v))
                         for k, v in (tv.get("modifies") or {}).items()]
+                if tv.get("becomes"):  # promotion.py: the types its pieces may turn into
+                    to = tv["becomes"] if isinstance(tv["becomes"], list) else [tv["becomes"]]
+                    mods.append(f"{self.w['may_become']} {', '.join(self.value(x) for x in to)}")
                 notes = [_one_line(tv["source"])] if tv.get("source") else []
                 if tv.get("provisional"):
                     notes.append(f"**{self.w['provisional']}**: {_one_line(tv['provisional'])}")
@@ -119,7 +122,16 @@ class TableSections:
             for k, v in (self.d["zones"].get(scope) or {}).items():
                 v = v or {}
                 lines.append((f"{self.w['zones']}: {self.label(v, k)}" +
-                              (f" ({v['visibility']})" if v.get("visibility") else ""), self.marks(f"zones.{scope}.{k}", v)))
+                              (f" ({v['visibility']})" if v.get("visibility") else "") +
+                              (f" — {self.w['per']} {self.value(v['per'])}" if v.get("per") else ""),
+                              self.marks(f"zones.{scope}.{k}", v)))
+            for k, v in ((self.d["zones"].get("piece") or {}).items() if scope == "global" else ()):
+                v = v or {}
+                of = v.get("of")
+                lines.append((f"{self.w['zones']}: {self.label(v, k)} — {self.w['held_by']} "
+                              f"{', '.join(map(self.value, of if isinstance(of, list) else [of]))}; "
+                              f"{self.w['carried'] if v.get('carry', True) else self.w['left']}",
+                              self.marks(f"zones.piece.{k}", v)))
             if lines:
                 self.p(f"**{self.w['global' if scope == 'global' else 'each']}**")
                 self.ul(lines)
@@ -280,7 +292,10 @@ class RuleSections:
         rows = []
         for k, v in (sc.get("items") or {}).items():
             note = " ".join(text for text, _ in self.marks(f"scoring.items.{k}", v))
-            rows.append([self.label(v, k), self.ph.expr(v.get("expr", "0")), note])
+            rule = self.ph.expr(v.get("expr", "0"))
+            if v.get("divided_by") is not None:  # an exact share (exact.py)
+                rule = f"{rule} {self.w['divided_by']} {self.ph.expr(v['divided_by'])} ({self.w['exact']})"
+            rows.append([self.label(v, k), rule, note])
         self.table([self.w["item"], self.w["rule"], self.w["source"]], rows)
         self.p(self.w["order_low" if sc.get("order") == "low" else "order_high"])
         if sc.get("tiebreak"):

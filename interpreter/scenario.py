@@ -46,6 +46,7 @@ from pathlib import Path
 
 from .compiler import CompileError, RuleError, Scope, Unit, const
 from .dsl import DslSyntaxError
+from .exact import plain
 from .flow import push
 from .game import Game, IllegalAction
 from .loader import load_yaml
@@ -472,14 +473,14 @@ class Runner:
                     for item, value in items.items():
                         if item not in bd[pl]:
                             res.failures.append(f"{where}: no scoring item '{item}'" + _hint(item, bd[pl]))
-                        elif not same(bd[pl][item], value):
+                        elif not same(plain(bd[pl][item]), value):  # an exact fraction is written "3/2"
                             res.failures.append(f"{where}: score of p{pl + 1} for {item}: expected {value}, "
                                                 f"got {bd[pl][item]}")
             elif key == "total":
                 scores = g.scores(s)
                 for seat, value in expected.items():
                     pl = self.seat(seat, s.n, res)
-                    if pl is not None and scores[pl] != value:
+                    if pl is not None and plain(scores[pl]) != value:
                         res.failures.append(f"{where}: total score of p{pl + 1}: expected {value}, got {scores[pl]}")
             elif key == "winners":
                 got = [p + 1 for p in g.outcome(s)["winners"]]

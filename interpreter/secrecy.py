@@ -79,10 +79,11 @@ def _public_zones(game, view):
     types = view["pieces"]["types"]
     out = {}
     for name, z in view["zones"].items():
-        out[name] = [types[x] for x in z] if isinstance(z, list) else z
+        out[name] = [types[x] if x is not None else None for x in z] if isinstance(z, list) else z
     for pl, row in enumerate(view["player_zones"]):
         for name, z in row.items():
-            out[f"{name} of player {pl + 1}"] = [types[x] for x in z] if isinstance(z, list) else z
+            out[f"{name} of player {pl + 1}"] = ([types[x] if x is not None else None for x in z]
+                                                 if isinstance(z, list) else z)
     return out
 
 

@@ -6,10 +6,12 @@ Layout (all indices are fixed by the compiled game, see `Layout`):
 - `zones`  every zone's ordered piece list: the global zones first, then each seat's zones;
 - `loc`    for each piece, the index of the zone that holds it;
 - `fields` one column per piece field: `fields[f][piece]` (None for pieces whose class lacks it);
-- `types`  the type id of each piece (never changes after setup, so copies share it);
+- `types`  the type of each piece (copies share the list: `become` replaces it, never changes it in place);
 - `flow`   the stack of unfinished flow frames `[node, player, event, a, b, c]`;
 - `rng`    the random generator state (one integer);
 - `ends`     the end triggers set so far (in order);
+- `faces`  the pieces with a visibility of their own (`facing`): {piece: [mode, seats]}, replaced, never
+           changed in place (copies share it); in JSON only when some piece has one;
 - `n`, `opts`, `decisions` the player count, the chosen options and how many decisions were taken.
 """
 
@@ -18,10 +20,11 @@ from __future__ import annotations
 
 class State:
     __slots__ = ("g", "p", "zones", "loc", "fields", "types", "flow", "rng", "n", "opts",
-                 "decisions", "menu", "ev", "budget", "ids", "ends", "pcache", "mapidx")
+                 "decisions", "menu", "ev", "budget", "ids", "ends", "pcache", "mapidx", "faces")
 
     def copy(self, layout: "Layout") -> "State":
-        """A copy that shares nothing mutable with this state (the piece types are immutable)."""
+        """A copy that shares nothing mutable with this state (the piece types and faces are replaced,
+        never changed in place, so they are shared)."""
         t = State.__new__(State)
         g = self.g[:]
         for i in layout.gmaps:
@@ -53,6 +56,7 @@ class State:
         t.opts = self.opts
         t.decisions = self.decisions
         t.ends = self.ends[:]
+        t.faces = self.faces
         t.menu = None
         t.ids = None
         t.pcache = None
@@ -66,7 +70,8 @@ class State:
         return (self.g == other.g and self.p == other.p and self.zones == other.zones
                 and self.fields == other.fields and self.types == other.types
                 and self.flow == other.flow and self.rng == other.rng and self.n == other.n
-                and self.opts == other.opts and self.decisions == other.decisions and self.ends == other.ends)
+                and self.opts == other.opts and self.decisions == other.decisions and self.ends == other.ends
+                and self.faces == other.faces)
 
     __hash__ = None
 
@@ -116,7 +121,7 @@ def to_json(s: State, layout: Layout, game_id: str) -> dict:
     G, PZ = layout.G, layout.PZ
     zn = layout.gzone_names
     pzn = layout.pzone_names
-    return {
+    d = {
         "game": game_id,
         "players": s.n,
         "options": dict(s.opts),
@@ -133,6 +138,10 @@ def to_json(s: State, layout: Layout, game_id: str) -> dict:
                               for f, c in layout.fields.items()}},
         "flow": [_plain(f) for f in s.flow],
     }
+    if s.faces:
+        from .facing import to_json as faces_json
+        d["faces"] = faces_json(s.faces)
+    return d
 
 
 def map_index(s, layout) -> tuple:
@@ -160,7 +169,7 @@ def from_json(d: dict, layout: Layout, game_id: str) -> State:
     try:
         if d.get("game") != game_id:
             raise StateFormatError(f"state is of game {d.get('game')!r}, not {game_id!r}")
-        _exact_keys(d, _KEYS, "the state")
+        _exact_keys(d, _KEYS + (("faces",) if "faces" in d else ()), "the state")
         _exact_keys(d["vars"], layout.gvars, "vars")
         _exact_keys(d["zones"], layout.gzones, "zones")
         _exact_keys(d["pieces"], ("types", "fields"), "pieces")
@@ -195,6 +204,8 @@ def from_json(d: dict, layout: Layout, game_id: str) -> State:
             for x in z:
                 s.loc[x] = zi
         s.flow = [_frame(f) for f in d["flow"]]
+        from .facing import from_json as faces_from
+        s.faces = faces_from(d["faces"], len(s.types), s.n) if "faces" in d else {}
         s.menu = None
         s.ids = None
         s.pcache = None

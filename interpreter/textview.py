@@ -77,8 +77,9 @@ def board_lines(board: dict, lang: str, indent: str) -> list[str]:
 def zone_lines(zone: dict, lang: str, indent: str) -> list[str]:
     size = f"{zone['used']}/{zone['capacity']}" if zone.get("capacity") is not None else str(zone["count"])
     head = f"{indent}{zone['label']} ({size})"
-    if zone["as"] == "hidden":
-        return [f"{indent}{zone['label']}: {zone['text']}"]
+    if zone["as"] == "hidden":  # with the pieces shown to this seat, if any (`facing`)
+        seen = "; ".join(item_text(i, lang) for i in zone.get("items") or [])
+        return [f"{indent}{zone['label']}: {zone['text']}" + (f" ({say('seen', lang)}: {seen})" if seen else "")]
     if zone["as"] == "board":
         return [head + ":"] + board_lines(zone["board"], lang, indent + "  ")
     if not zone["items"]:

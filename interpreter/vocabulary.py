@@ -512,3 +512,6 @@ def _register():
 
 
 _register()
+
+
+from . import piece_functions  # noqa: E402,F401  (registers holder, become, reveal, face_down, hide, sees)

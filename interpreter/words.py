@@ -21,6 +21,8 @@ WORDS: dict[str, dict[str, str]] = {
     "decision_no": {"en": "decision {n}", "zh": "第{n}个决定"},
     "hidden": {"en": "hidden", "zh": "隐藏"},
     "hidden_n": {"en": "{n} hidden", "zh": "{n}个(隐藏)"},
+    "face_down": {"en": "face down", "zh": "背面朝上"},
+    "seen": {"en": "shown to you", "zh": "向你展示"},
     "empty": {"en": "empty", "zh": "空"},
     "yes": {"en": "yes", "zh": "是"},
     "no": {"en": "no", "zh": "否"},

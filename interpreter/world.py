@@ -15,7 +15,7 @@ from .static_checks import option_problems, table_problems
 from .problems import Problem, did_you_mean
 from .state import Layout
 
-VAR_TYPES = {"int", "bool", "player", "piece", "str"}
+VAR_TYPES = {"int", "bool", "player", "piece", "str", "zone"}
 STEP_BUDGET = LOOP_BUDGET
 # Keys of what a menu computes once (s.pcache): private objects, so no name of a game can collide with them.
 _NEIGHBORS, _REGION, _MODIFIERS, _BY_TYPE = object(), object(), object(), object()
@@ -85,13 +85,17 @@ class World:
         self.end_triggers = {k: (v or {}) for k, v in (end.get("triggers") or {}).items()}
         self.all_strings = (set(self.kind_values) | set(self.types) | self.phases | set(self.classes)
                             | set(self.end_triggers))
-        self.reserved_names = (set(self.gvars) | set(self.tables) | set(self.gzones) | set(self.kinds)
-                               | set(self.kind_values) | set(self.types) | self.phases | set(self.end_triggers))
+        self.reserved_names = (set(self.gvars) | set(self.tables) | set(self.gzones) | set(self.gfamilies)
+                               | set(self.kinds) | set(self.kind_values) | set(self.types) | self.phases | set(self.end_triggers))
         self._check_namespace()
         from .scripted import ScriptedSeats
         self.scripted = ScriptedSeats(self)  # seats that make no decisions: names of type player
         self.reserved_names |= set(self.scripted.names)
         self.compiler = Compiler(self)
+        from .zonevalues import PieceZones
+        from .promotion import allowed_changes
+        self.piece_zone_rt = PieceZones(self)
+        self.becomes = allowed_changes(self)
         from .procedures import Procedures
         self.procedures = Procedures(self)
         self._graphs()
@@ -218,7 +222,7 @@ class World:
                 for pname, default in defaults.items():
                     self.props.setdefault(pname, {})
         reserved = {"label", "count", "source", "provisional", "modifies", "zone", "description",
-                    "note"}
+                    "note", "becomes"}
         for tname, cname in self.types.items():
             tdef = self.type_entries[tname]
             defaults = self.classes[cname].get("properties") or {}
@@ -329,11 +333,16 @@ class World:
                 if v.get("resource") is not None or v.get("min") is not None:
                     mins[name] = v.get("min", 0)
                 self.var_defs[scope].append((name, v, t))
-        gz = {name: i for i, name in enumerate((d["zones"].get("global") or {}))}
-        pz = {name: i for i, name in enumerate((d["zones"].get("player") or {}))}
+        # Families (`per: KIND`) are expanded into one zone per value; piece zones are global zones.
+        from .zonevalues import declared_zones, piece_zone_entries
+        gentries, self.gfamilies = declared_zones(self, "global")
+        pentries, self.pfamilies = declared_zones(self, "player")
+        gentries.update(piece_zone_entries(self))
+        gz = {name: i for i, name in enumerate(gentries)}
+        pz = {name: i for i, name in enumerate(pentries)}
         self.gzones, self.pzones = gz, pz
-        self.zone_defs = {("global", k): (v or {}) for k, v in (d["zones"].get("global") or {}).items()}
-        self.zone_defs.update({("player", k): (v or {}) for k, v in (d["zones"].get("player") or {}).items()})
+        self.zone_defs = {("global", k): (v or {}) for k, v in gentries.items()}
+        self.zone_defs.update({("player", k): (v or {}) for k, v in pentries.items()})
         fmaps = [col for name, (col, t) in self.fields.items() if t == "map"]
         self.layout = Layout(dict((k, v[0]) for k, v in self.gvars.items()),
                              dict((k, v[0]) for k, v in self.pvars.items()),
@@ -391,14 +400,16 @@ class World:
 
     def _check_namespace(self):
         for what, names, path in (("var", self.gvars, "vars"), ("table", self.tables, "tables"),
-                                  ("zone", self.gzones, "zones"), ("kind", self.kinds, "kinds"),
+                                  ("zone", self.gzones, "zones"), ("zone", self.gfamilies, "zones"),
+                                  ("kind", self.kinds, "kinds"),
                                   ("component type", self.types, "components")):
             for n in names:
                 if n in self.BUILTIN_NAMES:
                     self.problems.append(Problem(f"{what} '{n}' has the name of a built-in: choose another",
                                                  self.d.where((path,))))
         seen = {}
-        groups = [("var", self.gvars), ("table", self.tables), ("zone", self.gzones), ("kind", self.kinds),
+        groups = [("var", self.gvars), ("table", self.tables), ("zone", self.gzones), ("zone", self.gfamilies),
+                  ("kind", self.kinds),
                   ("kind value", self.kind_values), ("component type", self.types)]
         for what, names in groups:
             for n in names:
@@ -743,9 +754,15 @@ class World:
         if z is None:
             raise RuleError("move: no destination zone (none)")
         old = s.loc[x]
+        pzs = self.piece_zone_rt
+        if pzs.lo is not None and pzs.lo <= z < pzs.hi:
+            pzs.check_into(s, x, z)
+        if old == z and pos is None:
+            return
+        if s.faces and x in s.faces:  # a piece's own visibility lasts until it moves
+            from .facing import forget
+            forget(s, x)
         if old == z:
-            if pos is None:
-                return
             s.zones[z].remove(x)
         else:
             G = self.layout.G
@@ -756,7 +773,10 @@ class World:
                 if self.used(s, z) + need > self.capacity(s, z):
                     raise RuleError(f"zone {self.zone_label(z)} is full: no room for {s.types[x]}")
             if old is not None:
-                s.zones[old].remove(x)
+                at = s.zones[old].index(x)
+                del s.zones[old][at]
+                if pzs.droppers and s.types[x] in pzs.droppers:
+                    pzs.drop(s, x, old, at)
         if pos is None:
             s.zones[z].append(x)
         else:

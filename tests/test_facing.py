@@ -1,0 +1,100 @@
+"""Visibility per piece (interpreter/facing.py): a card face down in a public zone, shown to one seat, shown
+to everyone; views, narration, leak checks, save/load and the bots' sampled states follow it."""
+
+import random
+
+from interpreter.determinize import sample_state
+from interpreter.game import load_game
+from interpreter.invariants import action_leaks, hidden_leaks
+
+from conftest import ROOT
+
+SHOWDOWN = ROOT / "examples" / "mechanisms" / "showdown"
+
+
+def _play(game, s, *prefixes, log=None):
+    for p in prefixes:
+        s = game.apply(s, next(a for a in game.legal_actions(s) if a["id"].startswith(p)), log=log)
+    return s
+
+
+def test_a_card_face_down_is_listed_as_unknown_to_the_others_and_known_to_its_player():
+    game = load_game(SHOWDOWN)
+    s = game.new_game(3, seed=2)
+    s = _play(game, s, "play")
+    card = s.zones[game.layout.zone_index("played", 0)][0]
+    mine, theirs = game.view(s, 0), game.view(s, 1)
+    assert mine["player_zones"][0]["played"] == [card]
+    assert theirs["player_zones"][0]["played"] == [None]
+    assert "faces" not in theirs and "faces" in game.to_json(s)
+    for seat in range(3):
+        assert hidden_leaks(game, s, seat) == []
+
+
+def test_a_peek_shows_the_card_to_the_one_who_peeks_only():
+    game = load_game(SHOWDOWN)
+    s = game.new_game(3, seed=2)
+    s = _play(game, s, "play", "play", "play", "peek(q=1)")
+    card = s.zones[game.layout.zone_index("played", 1)][0]
+    assert game.view(s, 0)["player_zones"][1]["played"] == [card]
+    assert game.view(s, 2)["player_zones"][1]["played"] == [None]
+    assert action_leaks(game, s) == []
+
+
+def test_a_card_revealed_from_a_hand_is_listed_in_the_hidden_hand():
+    game = load_game(SHOWDOWN)
+    s = game.new_game(2, seed=2)
+    s = _play(game, s, "play", "play", "boast")
+    card = s.zones[game.layout.zone_index("hand", 0)][0]
+    hand = game.view(s, 1)["player_zones"][0]["hand"]
+    assert hand == {"hidden": 1, "seen": [card]}
+    assert hidden_leaks(game, s, 1) == []
+
+
+def test_the_narration_names_a_face_down_card_only_to_its_player():
+    game = load_game(SHOWDOWN)
+    s = game.new_game(2, seed=2)
+    log = []
+    _play(game, s, "play", log=log)
+    entry = next(e for e in log if "face down" in e["en"])
+    assert "a card" in entry["en"]  # the table's text
+    assert "Card" in entry["seen"][0]["en"]  # its player's
+
+
+def test_faces_survive_save_and_load_and_a_move_forgets_them():
+    game = load_game(SHOWDOWN)
+    s = game.new_game(2, seed=2)
+    s = _play(game, s, "play", "play")
+    assert game.from_json(game.to_json(s)) == s
+    s = _play(game, s, "pass", "pass")  # the showdown: every card turns up, then goes to the discard
+    assert s.faces == {}
+
+
+def test_a_sampled_state_keeps_the_card_face_down_and_consistent_with_the_view():
+    game = load_game(SHOWDOWN)
+    s = game.new_game(2, seed=2)
+    s = _play(game, s, "play", "play")
+    view = game.view(s, 1)
+    t = sample_state(game, view, random.Random(3))
+    x = t.zones[game.layout.zone_index("played", 0)][0]
+    assert t.faces.get(x, [None])[0] == "down"
+    assert game.view(t, 1)["player_zones"][0]["played"] == [None]
+    assert t.zones[game.layout.zone_index("played", 1)] == s.zones[game.layout.zone_index("played", 1)]
+
+
+def test_the_leak_check_sees_a_face_down_card_listed_in_a_view():
+    game = load_game(SHOWDOWN)
+    s = game.new_game(2, seed=2)
+    s = _play(game, s, "play")
+    card = s.zones[game.layout.zone_index("played", 0)][0]
+    shown = game.view
+    try:
+        def leaky(st, p):
+            v = shown(st, p)
+            v["player_zones"][0]["played"] = [card]
+            return v
+        game.view = leaky
+        assert hidden_leaks(game, s, 1) == [f"piece {card} ({s.types[card]}) is listed to player 2, who may not "
+                                            "see it"]
+    finally:
+        del game.view
