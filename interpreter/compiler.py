@@ -176,6 +176,8 @@ def elem_type(t: str) -> str | None:
     """The type of the items of a collection type, or None if it is not a collection."""
     if t == "zone":
         return "piece"
+    if t.startswith("zones:"):  # a zone family: its zones
+        return "zone"
     if t.startswith("list:"):
         return t[5:]
     if t == "any":
@@ -378,9 +380,11 @@ class Compiler:
             w.reads.add(("zone", name))
             z = w.gzones[name]
             return const(z, "zone")
-        if name in w.gfamilies:  # a zone family: NAME[k] is one of its zones (zonevalues)
+        if name in w.gfamilies:  # a zone family: the list of its zones; NAME[k] is one of them (zonevalues)
             w.reads.add(("zone", name))
-            return const(w.gzones.get(w.gfamilies[name][1]), "zones:" + w.gfamilies[name][0])
+            kind, first = w.gfamilies[name]
+            base = w.gzones.get(first, 0)
+            return const(range(base, base + len(w.kinds[kind])), "zones:" + kind)
         if name in w.kinds:
             w.reads.add(("kind", name))
             # One list per kind (constants are never changed): the same text compiles to the same source.
@@ -462,7 +466,8 @@ class Compiler:
                 w.reads.add(("pzone", name))
                 kind, first = w.pfamilies[name]
                 G, PZ = w.layout.G, w.layout.PZ
-                return self.gen(f"({G + w.pzones.get(first, 0)} + ({bs}) * {PZ})", "zones:" + kind)
+                base = f"({G + w.pzones.get(first, 0)} + ({bs}) * {PZ})"
+                return self.gen(f"range({base}, {base} + {len(w.kinds[kind])})", "zones:" + kind)
             if name in w.params:
                 w.reads.add(("param", name))
                 return X(w.param_fn(name, b.f), w.param_type(name))
@@ -501,7 +506,7 @@ class Compiler:
             if k.t in ("bool", "player", "piece", "zone"):
                 raise CompileError(f"a zone family is indexed by a value of {b.t[6:]}, not a {k.t}", key)
             offsets = {v: i for i, v in enumerate(values)}
-            return self.gen(f"(({self.src(b)}) + {self.pool.ref(offsets)}[{self.src(k)}])", "zone")
+            return self.gen(f"({self.src(b)})[{self.pool.ref(offsets)}[{self.src(k)}]]", "zone")
         if b.t == "map":
             if k.t in ("bool", "player", "piece") or (k.t == "int" and not self.w.number_kinds):
                 raise CompileError(f"a map's keys are the values of its kind, not a {k.t}", key)
@@ -594,7 +599,7 @@ class Compiler:
         b = self.expr(n.children[1], sc)
         if b.t == "zone":
             src = f"(s.loc[{self.src(a)}] == ({self.src(b)}))"
-        elif b.t.startswith("list:") or b.t == "any":
+        elif b.t.startswith("list:") or b.t == "any" or b.t.startswith("zones:"):
             if b.t.startswith("list:"):
                 self.check_comparable(a, X(None, b.t[5:]), n)
             src = f"(({self.src(a)}) in ({self.src(b)}))"

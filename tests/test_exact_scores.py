@@ -60,3 +60,16 @@ def test_the_generated_rules_say_the_share():
     zh = json.dumps(rulebook(game, "zh"), ensure_ascii=False)
     assert "divided by" in en and "exactly" in en
     assert "除以" in zh and "精确计算" in zh
+
+
+def test_a_divisor_that_is_not_a_number_is_refused_at_load(tmp_path):
+    import shutil
+
+    from interpreter.problems import DefinitionError
+    d = tmp_path / "towers"
+    shutil.copytree(TOWERS, d)
+    text = (d / "game.yaml").read_text()
+    (d / "game.yaml").write_text(text.replace('divided_by: "count(p for p in players if has_tallest(p))"',
+                                              'divided_by: "has_tallest(player)"'))
+    with pytest.raises(DefinitionError, match="divided_by is a whole number, not a bool"):
+        load_game(d)

@@ -98,3 +98,62 @@ def test_the_leak_check_sees_a_face_down_card_listed_in_a_view():
                                             "see it"]
     finally:
         del game.view
+
+
+PEEK = """
+game: {id: peek, name: Peek, players: [2], source: "a test"}
+zones:
+  global:
+    deck: {visibility: hidden}
+    table: {}
+  player:
+    hand: {visibility: owner}
+components:
+  card:
+    zone: deck
+    types: {a: {count: 2}, b: {count: 2}}
+setup: |
+  move(top(deck), table)
+steps:
+  go:
+    actions:
+      up: {effect: "reveal(top(deck))"}
+      down: {effect: "face_down(top(table))"}
+      back: {effect: "hide(top(table))"}
+      show: {effect: "reveal(top(deck), next_player(player))"}
+flow:
+  repeat: {each_player: {step: go}}
+  max: 4
+"""
+
+
+def _peek_game(tmp_path):
+    import textwrap
+    d = tmp_path / "peek"
+    d.mkdir()
+    (d / "game.yaml").write_text(textwrap.dedent(PEEK))
+    return load_game(d)
+
+
+def test_reveal_to_all_face_down_and_hide_again(tmp_path):
+    game = _peek_game(tmp_path)
+    s = game.new_game(2)
+    top_of_deck = s.zones[game.layout.zone_index("deck")][0]
+    up = game.apply(s, {"id": "up"})
+    assert game.view(up, 1)["zones"]["deck"] == {"hidden": 3, "seen": [top_of_deck]}  # face up on a hidden pile
+    on_table = s.zones[game.layout.zone_index("table")][0]
+    down = game.apply(s, {"id": "down"})
+    assert game.view(down, 0)["zones"]["table"] == [None] and game.view(down, 1)["zones"]["table"] == [None]
+    back = game.apply(down, {"id": "back"})
+    assert game.view(back, 1)["zones"]["table"] == [on_table] and back.faces == {}
+
+
+def test_a_card_shown_to_one_seat_only(tmp_path):
+    game = _peek_game(tmp_path)
+    s = game.new_game(2)
+    top_of_deck = s.zones[game.layout.zone_index("deck")][0]
+    shown = game.apply(s, {"id": "show"})  # seat 0 shows it to seat 1
+    assert game.view(shown, 1)["zones"]["deck"]["seen"] == [top_of_deck]
+    assert "seen" not in game.view(shown, 0)["zones"]["deck"]
+    assert game.evaluate(shown, "sees(player, top(deck))", player=1) is True
+    assert game.evaluate(shown, "sees(player, top(deck))", player=0) is False

@@ -95,6 +95,10 @@ def test_a_zone_family_gives_one_zone_per_kind_value_chosen_by_data(tmp_path):
     assert game.evaluate(s, "size(discard[blue])") == 1 and game.evaluate(s, "size(discard[red])") == 0
     s = game.apply(s, _act(game, s, "tuck"))
     assert game.evaluate(s, "size(player.tucked[red])", player=1) == 1  # the second seat tucked it
+    # a family is also the list of its zones
+    assert game.evaluate(s, "count(z for z in discard if size(z) > 0)") == 1
+    assert game.evaluate(s, "sum(size(z) for z in player.tucked)", player=1) == 1
+    assert game.evaluate(s, "zone_of(first(x for x in pieces if x.type == 'b' and zone_of(x) != deck)) in discard")
 
 
 def test_a_family_indexed_by_a_value_not_of_its_kind_is_refused_at_load(tmp_path):
@@ -153,3 +157,15 @@ def test_a_tower_moves_with_its_base_and_its_top_commands():
     assert game.evaluate(s, "holder(row)") is None  # a zone no piece holds
     assert game.from_json(game.to_json(s)) == s
     assert any(name.startswith("tower#") for name in game.to_json(s)["zones"])
+
+
+@pytest.mark.parametrize("change, words", [
+    (("discard: {per: suit}", "discard: {per: colour}"), "unknown kind 'colour'"),
+    (("under: {of: tray, carry: false}", "under: {of: trays, carry: false}"), "unknown class 'trays'"),
+    (("becomes: [queen]", "becomes: [tray]"), "'tray' is of class tray, not card"),
+    (("becomes: [queen]", "becomes: [quen]"), "unknown component type 'quen'"),
+])
+def test_mistakes_in_the_new_declarations_are_reported_where_written(tmp_path, change, words):
+    with pytest.raises(DefinitionError) as ex:
+        _game(tmp_path, SORTER.replace(*change))
+    assert words in str(ex.value) and "game.yaml:" in str(ex.value)
