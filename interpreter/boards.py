@@ -137,10 +137,13 @@ class Walk:
         return [z for g in adj for z in self.by_id.get(g, ())]
 
     def charge(self, n):
-        s = self.s
-        s.budget += n
-        if s.budget > LOOP_BUDGET:
-            raise RuleError(f"an effect ran more than {LOOP_BUDGET} loop steps (walking a board)")
+        _charge(self.s, n)
+
+
+def _charge(s, n):
+    s.budget += n
+    if s.budget > LOOP_BUDGET:
+        raise RuleError(f"an effect ran more than {LOOP_BUDGET} loop steps (walking a board)")
 
 
 def _ok(cond, slot, s, e, y):
@@ -152,21 +155,53 @@ def _ok(cond, slot, s, e, y):
 
 def component(world, s, e, x, cond, slot, walk=None):
     """x and every space joined to it through neighbours for which cond holds (x included only if it holds),
-    in piece order."""
+    in piece order. The condition is asked once a space."""
     if x is None:
         return []
     walk = walk or Walk(world, s, x, "connected()")
     if not _ok(cond, slot, s, e, x):
         return []
-    seen, todo = {x}, [x]
+    seen, todo, refused = {x}, [x], set()
     while todo:
         y = todo.pop()
         for z in walk.neighbours(y):
-            if z not in seen and _ok(cond, slot, s, e, z):
+            if z in seen or z in refused:
+                continue
+            if _ok(cond, slot, s, e, z):
                 seen.add(z)
                 todo.append(z)
-    walk.charge(len(seen))
+            else:
+                refused.add(z)
+    walk.charge(len(seen) + len(refused))
     return sorted(seen)
+
+
+def components(world, s, e, items, cond, slot):
+    """The connected groups of the spaces among `items` for which cond holds (each asked once), in the
+    order of their first space."""
+    walks: dict = {}
+    keep = set()
+    _charge(s, len(items))
+    for y in items:
+        if _ok(cond, slot, s, e, y):
+            keep.add(y)
+    out, done = [], set()
+    for y in sorted(keep):
+        if y in done:
+            continue
+        z0 = s.loc[y]
+        walk = walks.get(z0) or walks.setdefault(z0, Walk(world, s, y, "groups()"))
+        group, todo = {y}, [y]
+        while todo:
+            u = todo.pop()
+            for v in walk.neighbours(u):
+                if v in keep and v not in group:
+                    group.add(v)
+                    todo.append(v)
+        walk.charge(len(group))
+        done |= group
+        out.append(sorted(group))
+    return out
 
 
 def distance(world, s, e, a, b, cond, slot):
@@ -176,20 +211,24 @@ def distance(world, s, e, a, b, cond, slot):
     if a == b:
         return 0
     walk = Walk(world, s, a, "distance()")
-    seen, frontier, d = {a}, [a], 0
+    seen, frontier, d, refused = {a}, [a], 0, set()
     while frontier:
         d += 1
         nxt = []
         for y in frontier:
             for z in walk.neighbours(y):
-                if z not in seen and _ok(cond, slot, s, e, z):
-                    if z == b:
-                        walk.charge(len(seen))
-                        return d
-                    seen.add(z)
-                    nxt.append(z)
+                if z in seen or z in refused:
+                    continue
+                if not _ok(cond, slot, s, e, z):
+                    refused.add(z)
+                    continue
+                if z == b:
+                    walk.charge(len(seen) + len(refused))
+                    return d
+                seen.add(z)
+                nxt.append(z)
         frontier = nxt
-    walk.charge(len(seen))
+    walk.charge(len(seen) + len(refused))
     return None
 
 
@@ -227,8 +266,8 @@ def _connected(c, a, node, var=None, cond_node=None, sc=None):
 
 
 def _groups(c, a, node, var=None, cond_node=None, sc=None):
-    """groups(coll, where t: COND): the connected groups of the spaces of coll for which COND holds, each a
-    list of spaces; groups in the order of their first space."""
+    """groups(coll, where t: COND): the connected groups of the spaces of coll for which COND holds (joined
+    through such spaces of coll only), each a list of spaces; groups in the order of their first space."""
     coll = a[0]
     if elem_type(coll.t) not in ("piece", "any"):
         raise CompileError(f"groups() takes a zone or a list of spaces, got a {coll.t}", node)
@@ -239,21 +278,7 @@ def _groups(c, a, node, var=None, cond_node=None, sc=None):
 
     def groups(s, e):
         items = s.zones[cf(s, e)] if is_zone else cf(s, e)
-        if not items:
-            return []
-        walk = None
-        done, out = set(), []
-        for y in sorted(items):
-            if y in done:
-                continue
-            if walk is None or s.loc[y] != walk.zone:
-                walk = Walk(w, s, y, "groups()")
-            g = component(w, s, e, y, cond, slot, walk)
-            done.add(y)
-            done.update(g)
-            if g:
-                out.append(g)
-        return out
+        return components(w, s, e, items, cond, slot) if items else []
     return X(groups, "list:list:piece")
 
 

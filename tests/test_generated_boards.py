@@ -224,3 +224,10 @@ def test_edges_go_both_ways_within_a_zone_only(tmp_path):
     assert names("neighbors(first(x for x in east_map if x.num == 2))") == ["e1"]   # the edge written on e1
     assert names("neighbors(first(x for x in west_map if x.num == 2))") == []       # not w1: e1's edge is east
     assert names("neighbors(top(west_map))") == ["w3"]
+
+
+def test_groups_of_a_list_join_its_own_spaces_only(grid):
+    s = owned(grid, {(1, 1): 0, (2, 1): 0, (3, 1): 0})
+    # (1,1) and (3,1) touch only through (2,1), which the list leaves out
+    assert grid.evaluate(s, "list(len(g) for g in groups([at(1, 1), at(3, 1)], where t: t.owner != none))") == [1, 1]
+    assert grid.evaluate(s, "list(len(g) for g in groups(board, where t: t.owner != none))") == [3]
