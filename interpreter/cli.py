@@ -576,7 +576,10 @@ def replay_actions(args, game, players, seed, options, actions, source: str) -> 
         return 0
     out()
     out(f"{len(actions)} actions applied.")
-    out(describe(game, state, lang))
+    from .presentation import present
+    from .textview import picture
+
+    out(picture(present(game, game.view(state, 0), lang)))  # the table as the first seat sees it
     if over:
         print_outcome(game, state, lang)
     else:

@@ -21,8 +21,44 @@ def _t(x, y, text, size=11, anchor="middle", weight="normal", fill="#222") -> st
             f'fill="{fill}">{escape(str(text))}</text>')
 
 
+def _width(ch: str) -> int:
+    """A character's width in units of a Latin letter: ideographs and other wide letters take two."""
+    return 2 if ord(ch) >= 0x1100 else 1
+
+
 def _short(text: str, n: int) -> str:
-    return text if len(text) <= n else text[:n - 1] + "…"
+    """`text` cut to `n` units of width (an ideograph takes two), with an ellipsis when cut."""
+    if sum(map(_width, text)) <= n:
+        return text
+    out, used = "", 0
+    for ch in text:
+        if used + _width(ch) > n - 1:
+            break
+        out, used = out + ch, used + _width(ch)
+    return out + "…"
+
+
+def _lines(text: str, n: int, most: int) -> list[str]:
+    """`text` in at most `most` lines of `n` units, broken at spaces where it can be; the last line is
+    cut with an ellipsis when the text does not fit."""
+    lines: list[str] = []
+    rest = text
+    while rest and len(lines) < most - 1:
+        if sum(map(_width, rest)) <= n:
+            break
+        cut, used = 0, 0
+        for i, ch in enumerate(rest):
+            if used + _width(ch) > n:
+                break
+            used += _width(ch)
+            cut = i + 1
+        space = rest.rfind(" ", 0, cut + 1)
+        at = space if space > 0 else cut
+        lines.append(rest[:at].rstrip())
+        rest = rest[at:].lstrip()
+    if rest:
+        lines.append(_short(rest, n))
+    return lines
 
 
 def board_svg(board: dict) -> str:
@@ -52,8 +88,9 @@ def board_svg(board: dict) -> str:
                          f'fill="{fill}" stroke="#444"/>')
             parts.append(f'<g class="cell"><title>{title}</title>{shape}'
                          + _t(cx, cy - 14, f"{cell['id']} {cell.get('symbol', '')}{cell.get('number', '')}", 10)
-                         + (f'<circle cx="{cx:.1f}" cy="{cy + 6:.1f}" r="13" fill="#fff" stroke="#333"/>'
-                            + _t(cx, cy + 10, _short(cell["content"], 5), 9, weight="bold")
+                         + (f'<rect x="{cx - 26:.1f}" y="{cy - 6:.1f}" width="52" height="22" rx="9" '
+                            f'fill="#fff" stroke="#333"/>'
+                            + _t(cx, cy + 9, _short(cell["content"], 10), 9, weight="bold")
                             if cell.get("content") else "")
                          + "</g>")
     total_w = 2 * r + 8 + (width - 1) * w + (w / 2 if hexes else 0)
@@ -101,16 +138,19 @@ def zone_svg(zone: dict) -> str:
                 + _t(45, 36, zone["count"], 14, fill="#fff", weight="bold") + "</svg>")
     items = zone.get("items") or []
     per_row = 6
-    tw, th = 118, 50
+    tw, th = 118, 56
     parts = []
     for i, item in enumerate(items):
         x, y = 4 + (i % per_row) * (tw + 6), 4 + (i // per_row) * (th + 6)
         title = escape(item["name"] + "".join(f"; {k} {v}" for k, v in item.get("details") or []))
-        detail = "; ".join(f"{v}" for _, v in item.get("details") or [])
+        detail = "; ".join(f"{k} {v}" for k, v in item.get("details") or [])
+        # The name in up to two lines (a tile's name is what tells it apart), its details below.
+        name = _lines(item["name"], 18, 2)
+        top = y + (16 if len(name) > 1 else 20)
         parts.append(f'<g class="piece"><title>{title}</title>'
                      f'<rect x="{x}" y="{y}" width="{tw}" height="{th}" rx="6" fill="#fffaf0" stroke="#8a7a5a"/>'
-                     + _t(x + tw / 2, y + 18, _short(item["name"], 17), 11, weight="bold")
-                     + (_t(x + tw / 2, y + 34, _short(detail, 20), 9) if detail else "")
+                     + "".join(_t(x + tw / 2, top + 13 * k, line, 11, weight="bold") for k, line in enumerate(name))
+                     + (_t(x + tw / 2, y + 44, _short(detail, 21), 9) if detail else "")
                      + (_t(x + tw - 6, y + th - 5, f"×{item['count']}", 10, anchor="end") if item["count"] > 1 else "")
                      + "</g>")
     if not items:

@@ -14,7 +14,7 @@ ul.counters b { font-weight: 600; }
 .menu button { display: block; margin: 3px 0; padding: 5px 10px; text-align: left; min-width: 20em; cursor: pointer; }
 .menu .group { margin: .4em 0; padding-left: .6em; border-left: 3px solid #ccb; }
 .layout { display: flex; gap: 1em; align-items: flex-start; }
-.side { width: 30em; position: sticky; top: 0; }
+.side { width: 30em; position: sticky; top: 0; max-height: 100vh; overflow-y: auto; }  /* a long menu scrolls in place */
 .log { max-height: 22em; overflow-y: auto; font-size: .85em; background: #fff; border: 1px solid #ccc; padding: .3em; }
 .status { font-weight: bold; background: #eef; padding: .4em; border-radius: 5px; }
 .pass { text-align: center; margin-top: 20vh; font-size: 1.5em; }
@@ -27,11 +27,11 @@ nav a { margin-right: 1em; }
 LOBBY = """{% extends base %}{% block body %}
 <h1>{{ w.lobby }}</h1>
 <form method="post" action="/new" id="lobby">
-<p>{{ w.game }} <select name="game" id="game">{% for g in games %}<option value="{{ g.id }}"{% if g.id == game %} selected{% endif %}>{{ g.name }}</option>{% endfor %}</select>
+<p>{{ w.game }} <select name="game" id="game" onchange="location.search = '?lang={{ lang }}&game=' + this.value">{% for g in games %}<option value="{{ g.id }}"{% if g.id == game %} selected{% endif %}>{{ g.name }}</option>{% endfor %}</select>
 {{ w.players }} <input name="players" id="players" type="number" value="{{ players }}" min="1" max="8">
 {{ w.seed }} <input name="seed" type="number" value="{{ seed }}">
 {{ w.language }} <select name="lang"><option value="en">English</option><option value="zh"{% if lang == 'zh' %} selected{% endif %}>中文</option></select></p>
-<p>{{ w.variants }}: {% for v in variants %}<label><input type="checkbox" name="variant" value="{{ v }}"> {{ v }}</label> {% else %}-{% endfor %}</p>
+<p>{{ w.variants }}: {% for v in variants %}<label title="{{ v }}"><input type="checkbox" name="variant" value="{{ v }}"> {{ variant_names[v] }}</label> {% else %}-{% endfor %}</p>
 <p>{{ w.options }} (NAME=VALUE): <input name="options" size="50" value=""></p>
 {% for s in range(max_players) %}<p class="seat">{{ w.seat }} {{ s + 1 }}:
 <select name="seat{{ s + 1 }}" id="seat{{ s + 1 }}">{% for k in kinds %}<option value="{{ k }}"{% if (s == 0 and k == 'human') or (s > 0 and k == 'random') %} selected{% endif %}>{{ w.human if k == 'human' else w.bot + ' ' + k }}</option>{% endfor %}</select></p>{% endfor %}
@@ -74,8 +74,9 @@ SEAT = AREA + """{% extends base %}{% block body %}
 {% if m.group and (loop.last or page.menu[loop.index0 + 1].group != m.group) %}</div>{% endif %}{% endfor %}
 </form>{% elif not page.over %}<p id="waiting">{{ waiting }}</p>{% endif %}
 {% if page.can_undo and not page.over %}<form method="post" action="{{ undo_url }}"><button type="submit" id="undo">{{ w.undo }}</button></form>{% endif %}
-<h2>{{ w.log }}</h2><div class="log" id="log">{% for line in page.log|reverse %}<div>{{ line }}</div>{% endfor %}</div>
+<h2>{{ w.log }}</h2><div class="log" id="log">{% for line in page.log %}<div>{{ line }}</div>{% endfor %}</div>
 </div></div>
+<script>const log = document.getElementById("log"); log.scrollTop = log.scrollHeight;  // the newest at sight</script>
 {% if poll_url %}<script>
 const version = {{ page.version }};
 setInterval(() => fetch("{{ poll_url }}").then(r => r.json()).then(d => { if (d.version !== version) location.reload(); }), 1500);

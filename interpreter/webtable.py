@@ -130,6 +130,7 @@ def create_app(tables: dict | None = None):
         counts = next((g["players"] for g in games if g["id"] == game), [2])
         return render(webpages.LOBBY, lang, title=say("lobby", lang), games=games, game=game,
                       players=counts[0], seed=1, variants=variants_of(game) if game else [],
+                      variant_names={v: Path(v).stem for v in (variants_of(game) if game else [])},
                       max_players=max(max(g["players"]) for g in games) if games else 4,
                       kinds=["human", *LOBBY_BOTS], tables=[{"id": k, "title": v.title} for k, v in store.items()])
 

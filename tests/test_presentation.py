@@ -1,11 +1,11 @@
 """The picture a person sees: built from a seat's view only, in English and Chinese, with boards as maps.
 
-Golden pictures (tests/golden_pictures/GAME-seatK.LANG.txt) fix what each shipped game looks like at
-every seat in one seeded position; `MEEPLE_REGEN_GOLDEN=1 pytest tests/test_presentation.py` writes
-them again after an intended change.
+Golden pictures (tests/golden_pictures/GAME-Np-seatK.LANG.txt) fix what each shipped game looks like at
+every seat, in English and Chinese, in one seeded position at each player count of `table_counts`;
+`MEEPLE_REGEN_GOLDEN=1 pytest tests/test_presentation.py` writes them again after an intended change
+(see goldens.py).
 """
 import json
-import os
 import random
 import re
 from pathlib import Path
@@ -19,15 +19,42 @@ from interpreter.resources import data_dir
 from interpreter.state import from_json as state_from_json
 from interpreter.textview import picture
 from interpreter.words import WORDS
+from goldens import check_text
 
 GOLDEN = Path(__file__).parent / "golden_pictures"
 SHIPPED = sorted(p.name for p in Path(data_dir("gamedefs")).iterdir() if (p / "game.yaml").is_file())
+# The player count most tables play a game at, where it is not the smallest one of two players or more.
+COMMON = {"puerto_rico": 4, "phoenicia": 4, "la_granja_no_siesta": 3}
 
 
-def position(name: str, decisions: int = 25, seed: int = 1):
-    """A seeded game of `name` at its smallest player count after `decisions` random choices."""
+def table_counts(name: str) -> list[int]:
+    """The player counts whose pictures are on file: the smallest, two when the smallest is one (solo
+    play), and the common count."""
+    counts = load_game(name).player_counts
+    wanted = {min(counts), max(2, min(counts)), COMMON.get(name, min(counts))}
+    return sorted(c for c in wanted if c in counts)
+
+
+def first_table(name: str) -> int:
+    """The smallest player count of two players or more: the count a seat's page is photographed at."""
+    return next(c for c in table_counts(name) if c >= 2)
+
+
+# Latin letters a Chinese table may show: the program's name, the rulebooks' Roman numerals of phases
+# (La Granja's "II、計分階段"); command-line flags (`--resume`) are the program's words too.
+PROPER_NAMES = {"meeple", "I", "II", "III", "IV", "V", "VI"}
+
+
+def english_words(text: str) -> list[str]:
+    """The words of Latin letters in `text` that are not proper names (single letters are symbols)."""
+    text = re.sub(r"(?<![\w-])--[a-z][a-z-]*", " ", text)
+    return [w for w in re.findall(r"[A-Za-z]+", text) if w not in PROPER_NAMES and len(w) > 1]
+
+
+def position(name: str, decisions: int = 25, seed: int = 1, players: int | None = None):
+    """A seeded game of `name` (at its smallest player count unless told) after `decisions` random choices."""
     game = load_game(name)
-    players = min(game.player_counts)
+    players = players or min(game.player_counts)
     state = game.new_game(players, seed=seed)
     pick = random.Random(seed)
     for _ in range(decisions):
@@ -37,21 +64,22 @@ def position(name: str, decisions: int = 25, seed: int = 1):
     return game, state
 
 
-def check_golden(path: Path, text: str) -> None:
-    if os.environ.get("MEEPLE_REGEN_GOLDEN") == "1":
-        path.parent.mkdir(exist_ok=True)
-        path.write_text(text + "\n", encoding="utf-8")
-        return
-    assert path.is_file(), f"no golden picture {path.name}: run MEEPLE_REGEN_GOLDEN=1 pytest {__file__}"
-    assert text + "\n" == path.read_text(encoding="utf-8"), f"{path.name} changed (regenerate if intended)"
+TABLES = [(name, n) for name in SHIPPED for n in table_counts(name)]
 
 
-@pytest.mark.parametrize("name", SHIPPED)
-def test_golden_picture_of_every_seat(name):
-    game, state = position(name)
+@pytest.mark.parametrize("name,players", TABLES, ids=[f"{name}-{n}p" for name, n in TABLES])
+def test_golden_picture_of_every_seat(name, players):
+    game, state = position(name, players=players)
+    assert not game.is_over(state)
+    problems = []
     for seat in range(state.n):
-        check_golden(GOLDEN / f"{name}-seat{seat + 1}.en.txt", picture(present(game, game.view(state, seat), "en")))
-    check_golden(GOLDEN / f"{name}-seat1.zh.txt", picture(present(game, game.view(state, 0), "zh")))
+        for lang in ("en", "zh"):
+            try:
+                check_text(GOLDEN / f"{name}-{players}p-seat{seat + 1}.{lang}.txt",
+                           picture(present(game, game.view(state, seat), lang)))
+            except AssertionError as exc:  # every seat's picture is checked (and written when missing)
+                problems.append(str(exc))
+    assert problems == []
 
 
 @pytest.mark.parametrize("name", SHIPPED)
@@ -123,6 +151,11 @@ def test_a_definition_without_display_gets_a_default_picture():
     assert model["areas"][0]["title"].startswith("你的区域")
     assert all(a["counters"] or a["zones"] for a in model["areas"])
     assert picture(model)
+
+
+def test_english_words_are_found_but_proper_names_and_flags_are_not():
+    assert english_words("玩家1 (用 --resume 文件 继续) meeple II、計分階段 L6 ×2") == []
+    assert english_words("定居点: 狩猎 [workers 1]; Phase III") == ["workers", "Phase"]
 
 
 def test_every_built_in_word_is_in_english_and_chinese():

@@ -11,6 +11,7 @@ from interpreter import cli
 from interpreter.game import load_game
 from interpreter.record import read_record
 from interpreter.terminal import Numbering, Setup, TerminalTable
+from test_presentation import SHIPPED, english_words, first_table
 
 
 class Person:
@@ -48,12 +49,24 @@ def test_numbers_stay_with_their_choices_while_a_seat_decides():
     assert n.assign(0, [{"id": "x", "step": "t"}]) == {"x": 1}   # a new step starts again
 
 
-def test_puerto_rico_in_chinese_shows_no_english_word(monkeypatch):
-    code, out = play_cli(monkeypatch, "play", "puerto_rico", "--players", "3", "--seat", "1=human",
-                         "--lang", "zh", "--seed", "3", "--narrate", "full")
+@pytest.mark.parametrize("name", SHIPPED)
+def test_a_whole_game_in_chinese_shows_no_english_word_and_its_record_replays_alone(monkeypatch, tmp_path, name):
+    """Every shipped game played to its end at the terminal in Chinese (a person at seat 1 taking the
+    first choice of each menu, after `?` help once): the whole transcript has no English word but the
+    proper names of `english_words`; the record it wrote replays with nothing but its file."""
+    record = tmp_path / "game.yaml"
+    players = 3 if name == "puerto_rico" else first_table(name)
+    code, out = play_cli(monkeypatch, "play", name, "--players", str(players), "--seat", "1=human", "--lang", "zh",
+                         "--seed", "3", "--narrate", "full", "--record", str(record), script=["?"])
     assert code == 0
-    assert "最终得分" in out and "获胜者" in out and "请决定" in out
-    assert re.findall(r"[A-Za-z]{2,}", out) == []
+    assert "最终得分" in out and "获胜者" in out and "请决定" in out and "悔棋" in out
+    assert english_words(out) == []
+    result = read_record(record)["result"]
+    code, replayed = play_cli(monkeypatch, "replay", str(record))
+    assert code == 0
+    final = replayed[replayed.index("Final scores:"):].split("\n")
+    assert [int(n) for n in re.findall(r"^  Player \d+: (-?\d+)", "\n".join(final), re.M)] == result["scores"]
+    assert f"Player {result['winners'][0]}" in next(line for line in final if line.startswith("Winner"))
 
 
 def test_the_picture_and_a_grouped_menu_come_before_each_decision(monkeypatch):

@@ -1,6 +1,7 @@
 """The web table, through Flask's test client: a whole game played by clicking, hidden information kept
 from every other seat's browser, hot seat, records, replays, verify and compare pages."""
 import html
+import random
 import re
 
 import pytest
@@ -9,7 +10,9 @@ pytest.importorskip("flask")
 
 from interpreter.game import load_game  # noqa: E402
 from interpreter.webtable import create_app  # noqa: E402
-from test_presentation import hide_more  # noqa: E402
+from interpreter.state import from_json as state_from_json  # noqa: E402
+from interpreter.visibility import sees, var_modes  # noqa: E402
+from test_presentation import SHIPPED, first_table, hide_more  # noqa: E402
 
 
 def start(client, game, players, seats, hot=False, lang="en", seed=3):
@@ -103,6 +106,99 @@ def test_a_seats_page_does_not_change_with_what_it_may_not_see():
             pages.append({k: v for k, v in page.items() if k != "version"})
         table.state = real
         assert pages[0] == pages[1]
+
+
+def shuffle_hidden(game, state, seat: int, seed: int):
+    """The same position with everything `seat` may not see dealt again: the pieces in the zones it may
+    not look into (face-down piles, other players' hands) shuffled among those zones, each piece among
+    the places of its own component (a hand may now hold what was in the deck), and every hidden var of
+    the table or of another player changed. Only what the seat sees is kept. (Built without
+    `Game.from_json`'s consistency checks: totals need not add up any more.)"""
+    d = game.to_json(state)
+    w = game.world
+    kinds = d["pieces"]["types"]
+    places = []                                    # (the zone's list, index) of every hidden piece
+    for name, z in d["zones"].items():
+        if not sees(w.zone_visibility.get(("global", name)), None, seat):
+            places.extend((z, i) for i in range(len(z)))
+    for owner, zones in enumerate(d["player_zones"]):
+        for name, z in zones.items():
+            if not sees(w.zone_visibility.get(("player", name)), owner, seat):
+                places.extend((z, i) for i in range(len(z)))
+    pick = random.Random(seed)
+    by_class: dict[str, list] = {}
+    for z, i in places:
+        by_class.setdefault(w.class_of.get(kinds[z[i]]), []).append((z, i))
+    for spots in by_class.values():
+        pieces = [z[i] for z, i in spots]
+        pick.shuffle(pieces)
+        for (z, i), x in zip(spots, pieces):
+            z[i] = x
+    for name, mode in var_modes(w, "global").items():
+        if not sees(mode, None, seat) and type(d["vars"].get(name)) is int:
+            d["vars"][name] += 7
+    for owner, row in enumerate(d["player_vars"]):
+        for name, mode in var_modes(w, "player").items():
+            if not sees(mode, owner, seat) and type(row.get(name)) is int:
+                row[name] += 7
+    return state_from_json(d, game.layout, game.id)
+
+
+def leaks(name: str, decisions: int = 60, every: int = 6) -> tuple[list[str], int]:
+    """Play `decisions` seeded random clicks of a table of people; every `every` decisions, fetch each
+    seat's page and JSON for the real position and for `shuffle_hidden`'s. The seats whose messages
+    differ, and how many positions had something hidden to deal again."""
+    app = create_app()
+    client = app.test_client()
+    players = first_table(name)
+    index = start(client, name, players, ["human"] * players, seed=4)
+    table = next(iter(app.config["TABLES"].values()))
+    links = seat_links(client, index)
+    pick = random.Random(4)
+    found, changed = [], 0
+    for decision in range(decisions):
+        if table.over:
+            break
+        if decision % every == 0:
+            real = table.state
+            for seat in range(players):
+                other = shuffle_hidden(table.game, real, seat, seed=decision)
+                changed += table.game.to_json(other) != table.game.to_json(real)
+                sent = []
+                for state in (real, other):
+                    table.state = state
+                    sent.append((client.get(links[seat]).get_data(as_text=True),
+                                 client.get(links[seat] + "/json").get_json()))
+                table.state = real
+                if sent[0] != sent[1]:
+                    found.append(f"decision {decision}: seat {seat + 1}")
+        mover = table.to_move()
+        client.post(links[mover] + "/act", data={"number": str(pick.choice(choices(
+            client.get(links[mover]).get_data(as_text=True))))})
+    return found, changed
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_what_the_server_sends_a_seat_is_the_same_whatever_its_view_hides(name):
+    """Every page and every JSON message a seat's browser gets, at many points of a game, is unchanged
+    when all that its view hides is dealt again: nothing hidden from it reaches it."""
+    found, changed = leaks(name)
+    assert changed, f"{name}: something is hidden from some seat"
+    assert found == [], f"{name}: these pages tell what the seat's view hides"
+
+
+def test_a_page_made_from_more_than_the_view_is_caught(monkeypatch):
+    from interpreter.game import Game
+
+    def everything(self, state, player):  # a server that sends the whole state
+        d = self.to_json(state)
+        d.pop("rng", None)
+        d.update(viewer=player, to_move=self.current_player(state))
+        return d
+
+    monkeypatch.setattr(Game, "view", everything)
+    found, changed = leaks("phoenicia", decisions=12)
+    assert changed and found
 
 
 def test_hot_seat_passes_the_screen_between_people():
