@@ -344,6 +344,18 @@ def record_game(record: dict, variant: list[str] | None = None):
     return game
 
 
+LANG_HELP = ("en, zh, or a language the game's labels and `words:` give (de, zh-Hant...); what a language "
+             "lacks is shown in English")
+
+
+def lang_code(text: str) -> str:
+    """An argparse type: a language code such as en, zh, de or zh-Hant."""
+    from .words import LANG_CODE
+    if not LANG_CODE.match(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is no language code (en, zh, de, zh-Hant...)")
+    return text
+
+
 def bot_spec(text: str) -> str:
     """An argparse type: a bot spec (NAME or NAME:key=value,...), checked."""
     try:
@@ -376,9 +388,9 @@ def cmd_play(args) -> int:
     setup = Setup(path=path, players=players, seed=seed, options=options, kinds=kinds, variants=variants,
                   lang=args.lang, narrate=args.narrate, quiet=args.quiet, pace=parse_pace(args.pace),
                   record=args.record)
-    seats = ", ".join(f"{person(s)} {k}" for s, k in enumerate(kinds))
-    out(f"{title(game, args.lang)}: {players} players, seed {seed} ({seats})" if args.lang == "en" else
-        f"{title(game, args.lang)}：{players}名玩家，随机种子{seed}")
+    from .words import person as seat_name, say
+    seats = ", ".join(f"{seat_name(s, args.lang)} {k}" for s, k in enumerate(kinds))
+    out(say("game_header", args.lang, game=title(game, args.lang), n=players, seed=seed, seats=seats))
     table = TerminalTable(game, setup, out=out, read=input, title=title(game, args.lang))
     try:
         new_game(game, players, seed, options)  # bad options: a usage error before anything is shown
@@ -961,7 +973,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "2=mcts:ms=500")
     p.add_argument("--bot", type=bot_spec, default="random", metavar="BOT",
                    help=f"the bot of the other seats (default random): {BOT_HELP}")
-    p.add_argument("--lang", choices=("en", "zh"), default="en", help="language of everything shown")
+    p.add_argument("--lang", type=lang_code, default="en", metavar="LANG", help=LANG_HELP + "; language of everything shown")
     p.add_argument("--narrate", choices=("brief", "full", "none"), default="brief",
                    help="after each decision, what changed: brief (counters, tracks, pieces of players), "
                         "full (also the table's pieces and hidden piles), none")
@@ -1013,7 +1025,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a game option (repeatable, with --actions); VALUE is read as YAML")
     variant_arg(p)
     p.add_argument("--actions", "-a", metavar="FILE", help="the actions to apply to GAME")
-    p.add_argument("--lang", choices=("en", "zh"), default="en", help="language of labels and narration")
+    p.add_argument("--lang", type=lang_code, default="en", metavar="LANG", help=LANG_HELP + "; language of labels and narration")
     p.add_argument("--json", action="store_true", help="print the resulting state (and outcome) as JSON")
     p.set_defaults(func=cmd_replay)
 
@@ -1072,7 +1084,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "and disputed rules are marked. With --variant, the rules the variant changes are marked.")
     p.add_argument("game", metavar="GAME", help="a game name under gamedefs/ or a game directory")
     variant_arg(p)
-    p.add_argument("--lang", choices=("en", "zh"), default="en", help="language of the text (default: en)")
+    p.add_argument("--lang", type=lang_code, default="en", metavar="LANG", help=LANG_HELP + "; language of the text (default: en)")
     p.add_argument("--format", choices=("md", "html"), default="md", help="Markdown or HTML (default: md)")
     p.add_argument("--output", "-O", metavar="FILE", help="write to FILE instead of printing")
     p.set_defaults(func=cmd_rules)
@@ -1091,7 +1103,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "reported as file:line:col errors; exit 1.")
     p.add_argument("game", metavar="GAME", help="a game name under gamedefs/ or a game directory")
     variant_arg(p, required=True)
-    p.add_argument("--lang", choices=("en", "zh"), default="en", help="language of the labels")
+    p.add_argument("--lang", type=lang_code, default="en", metavar="LANG", help=LANG_HELP + "; language of the labels")
     p.add_argument("--json", action="store_true", help="print the changes as JSON (old and new values, paths)")
     p.set_defaults(func=cmd_diff)
 

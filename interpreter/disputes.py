@@ -26,16 +26,19 @@ from __future__ import annotations
 import attrs
 
 from .problems import Problem, did_you_mean
+from .words import Texts
 
 
 def _label(value, fallback: str = "") -> dict:
     """{en, zh} from a label-like value (a string serves both languages)."""
     if isinstance(value, dict):
         en = value.get("en") or value.get("zh") or fallback
-        return {"en": str(en), "zh": str(value.get("zh") or en)}
+        out = Texts(en=str(en), zh=str(value.get("zh") or en))
+        out.update((k, str(v)) for k, v in value.items() if k not in out and v)
+        return out
     if value is None:
-        return {"en": fallback, "zh": fallback}
-    return {"en": str(value), "zh": str(value)}
+        return Texts(en=fallback, zh=fallback)
+    return Texts(en=str(value), zh=str(value))
 
 
 def _same(a, b) -> bool:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from .compiler import RuleError, Scope, Unit
 from .limits import MAX_EVENTS, MAX_FLOW_DEPTH
 from .menuplan import hoister, invariant, plan, shared, single_loop
+from .words import Texts, say
 from .world import label_of
 from .outcomes import ends_now
 
@@ -395,7 +396,8 @@ class FlowCompiler:
         if st.optional:
             p = Action()
             p.name, p.step, p.params, p.cond, p.effect, p.nslots = "pass", sid, [], None, None, 2
-            p.label = {"en": [("pass", None, None)], "zh": [("放弃", None, None)]}
+            words = self.w.d["words"] if isinstance(self.w.d["words"], dict) else {}
+            p.label = Texts((lang, [(say("pass", lang), None, None)]) for lang in ("en", "zh", *words))
             p.is_pass, p.cond_text, p.path, p.sig_cols, p.piece_params = True, None, path, {}, []
             p.ptypes = ()
             p.loc = st.loc

@@ -31,6 +31,7 @@ from .scripted import seat_label
 from .state import State, StateFormatError, from_json, map_index, to_json
 from .static_checks import check_uncalled_defs, same_value
 from .visibility import sees, var_modes
+from .words import extend as extend_words, say
 from .world import World, label_of
 
 
@@ -119,6 +120,8 @@ class Game:
     def _compile(self, definition, problems):
         self.definition = d = definition
         w = self.world = World(d, problems)
+        for lang, word, why in extend_words(d["words"] if isinstance(d["words"], dict) else {}):
+            w.error(f"words: {why}", ("words", lang) + ((word,) if word is not None else ()))
         self.layout = w.layout
         self.id = w.game_id
         game = d["game"] or {}
@@ -437,18 +440,18 @@ class Game:
         if v is None:
             return "-"
         if t == "piece" and isinstance(v, int) and s is not None and 0 <= v < len(s.types):
-            return w.type_labels.get(s.types[v], {}).get(lang, str(v))
+            return (w.type_labels.get(s.types[v]) or {}).get(lang, str(v))
         if t == "player" and isinstance(v, int):
             if s is not None and v >= s.n:  # a scripted seat: by its label
                 return seat_label(self, s.n, s.opts, v, lang) or str(v)
-            return f"Player {v + 1}" if lang == "en" else f"玩家{v + 1}"
+            return say("player", lang, n=v + 1)
         if isinstance(v, str):
             lab = w.kind_labels.get(v) or w.type_labels.get(v)
             if lab is None and v in self.phase_root:
                 lab = self.nodes[self.phase_root[v]].label
             return lab[lang] if lab else v
         if isinstance(v, bool):
-            return ("yes" if v else "no") if lang == "en" else ("是" if v else "否")
+            return say("yes" if v else "no", lang)
         return str(v)
 
     def _find(self, s, action, player=None):
@@ -542,7 +545,7 @@ class Game:
                 told = (e, len(log))  # told once the effect ran: a piece is named where it went
             else:
                 lab = self.render(s, act, vals, fr)
-                log.append({"player": player, "en": f"Game: {lab['en']}", "zh": f"游戏：{lab['zh']}"})
+                log.append({"player": player, **{lang: say("game_acts", lang, what=text) for lang, text in lab.items()}})
         fired = self.fired
         key = act.fired_key  # ("action", step, name)
         fired[key] = fired.get(key, 0) + 1
@@ -811,7 +814,7 @@ class Game:
             who = self.current_player(s)
             lines.append(" / ".join(path) + (f" — {self.value_text(who, 'player', lang)}" if who is not None else ""))
         else:
-            lines.append("game over" if lang == "en" else "游戏结束")
+            lines.append("game over" if lang == "en" else say("game_over", lang))
         private = var_modes(self.world, "player")
         for pl in range(len(s.p)):  # the players, then the scripted seats
             parts = []

@@ -11,14 +11,16 @@ A label is rendered for one seat at a time, so what the rules hide stays hidden:
   a var nobody sees (`visible: none`) to nobody: the others read "?". (A number computed from the pieces of
   a hidden zone is not traced: name the pieces, or keep the count in a private var.)
 
-A narration entry is `{"en", "zh"}` as the table sees it (a seat-less spectator), plus `"seen": {seat:
-{"en", "zh"}}` for each seat that sees more.
+A narration entry is `{"en", "zh", ...}` (every language of the label) as the table sees it (a seat-less
+spectator), plus `"seen": {seat: {"en", "zh", ...}}` for each seat that sees more; `for_seat` reads a
+language the entry lacks in English.
 """
 
 from __future__ import annotations
 
 import re
 
+from .words import Texts, say
 from .world import label_of
 
 EVERYONE = object()  # render for nobody in particular: every value shown (tools, the acting seat's menu)
@@ -26,12 +28,12 @@ READABLE = ("int", "bool", "str", "player", "piece", "none", "any")
 
 
 def compile_label(w, raw, default, unit, sc, path):
-    """A label as {en, zh} lists of parts: (text, None, None, None) or (None, fn, type, privacy), privacy
-    being None (public), "owner" (the acting player only), "others" (all but the acting player) or "none"
-    (nobody)."""
+    """A label as Texts (en, zh and every other language it gives) of lists of parts: (text, None, None,
+    None) or (None, fn, type, privacy), privacy being None (public), "owner" (the acting player only),
+    "others" (all but the acting player) or "none" (nobody)."""
     lab = label_of(raw, default)
-    parts = {}
-    for lang in ("en", "zh"):
+    parts = Texts()
+    for lang in lab:
         text = lab[lang]
         out = []
         i = 0
@@ -84,11 +86,11 @@ def _visibility(w, scope, name):
 
 
 def render(game, s, label, e, viewer=EVERYONE, after=None):
-    """The label as {en, zh} for `viewer` (a seat, None for a spectator, EVERYONE for all values); its
-    holes are evaluated in state s, a piece is named if the viewer may see it in state `after` (where an
-    action put it: a card played face up is named), by default s."""
-    out = {}
-    for lang in ("en", "zh"):
+    """The label as Texts (every language it has) for `viewer` (a seat, None for a spectator, EVERYONE for
+    all values); its holes are evaluated in state s, a piece is named if the viewer may see it in state
+    `after` (where an action put it: a card played face up is named), by default s."""
+    out = Texts()
+    for lang in label:
         text = []
         for part in label[lang]:
             lit, f, t = part[0], part[1], part[2]
@@ -127,15 +129,13 @@ def entry(game, s, label, e, who=None, after=None):
     def prefixed(r):
         if who is None:
             return r
-        if who >= s.n:  # a scripted seat, by its label
-            return {lang: f"{game.value_text(who, 'player', lang, s)}{': ' if lang == 'en' else '：'}{r[lang]}"
-                    for lang in ("en", "zh")}
-        return {"en": f"Player {who + 1}: {r['en']}", "zh": f"玩家{who + 1}：{r['zh']}"}
+        return Texts((lang, say("acts", lang, who=game.value_text(who, "player", lang, s), what=text))
+                     for lang, text in r.items())
     public = prefixed(render(game, s, label, e, None, after))
     out = dict(public)
     if who is not None:
         out["player"] = who
-    if any(len(p) > 3 and (p[3] or p[2] == "piece") for p in label["en"] + label["zh"]):
+    if any(len(p) > 3 and (p[3] or p[2] == "piece") for parts in label.values() for p in parts):
         seen = {}
         for seat in range(s.n):
             r = prefixed(render(game, s, label, e, seat, after))
@@ -150,5 +150,5 @@ def for_seat(message, seat, lang):
     """The text of a narration entry as `seat` sees it."""
     seen = message.get("seen") if isinstance(message, dict) else None
     if seen and seat in seen:
-        return seen[seat][lang]
-    return message.get(lang, "") if isinstance(message, dict) else str(message)
+        message = seen[seat]
+    return (message.get(lang) or message.get("en", "")) if isinstance(message, dict) else str(message)

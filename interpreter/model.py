@@ -13,7 +13,7 @@ from .loader import Document, load_yaml
 from .problems import DefinitionError, Location, Problem
 
 # Sections that are one mapping (or list/string) rather than a map of ids.
-SINGLE = ("game", "flow", "setup", "scoring", "end", "display")
+SINGLE = ("game", "flow", "setup", "scoring", "end", "display", "words")
 # Sections with two scopes, each a map of ids.
 SCOPED = ("vars", "zones")
 ID_MAPS = ("options", "disputes", "kinds", "tables", "resources", "parameters", "components", "defs", "events",

@@ -172,7 +172,7 @@ class Names:
 
     def plain(self, name) -> str:
         """A name no label explains: humanized in English, the identifier itself in Chinese."""
-        return humanize(name) if self.lang == "en" else f"`{name}`"
+        return humanize(name) if not self.lang.startswith("zh") else f"`{name}`"
 
 
 class Phrases:
@@ -181,8 +181,8 @@ class Phrases:
     def __init__(self, names: Names):
         self.n = names
         self.lang = names.lang
-        self.t = TEMPLATES[self.lang]
-        self.f = FUNCTION_WORDS[self.lang]
+        self.t = TEMPLATES.get(self.lang, TEMPLATES["en"])
+        self.f = FUNCTION_WORDS.get(self.lang, FUNCTION_WORDS["en"])
         self.locals: set = set()
 
     # ------------------------------------------------------------ public
@@ -256,7 +256,7 @@ class Phrases:
         return self.cap(self.x(st.children[0]))
 
     def cap(self, s: str) -> str:
-        return s[:1].upper() + s[1:] if self.lang == "en" else s
+        return s[:1].upper() + s[1:] if not self.lang.startswith("zh") else s
 
     # ------------------------------------------------------------ expressions
     def x(self, node) -> str:
@@ -314,7 +314,7 @@ class Phrases:
         if name == "type":
             return self.t["attr.type"].format(a=self.x(obj))
         words = self.n.attrs.get(name) or self.n.plain(name)
-        if self.lang == "en" and words[:1].isupper() and not words[1:2].isupper():
+        if not self.lang.startswith("zh") and words[:1].isupper() and not words[1:2].isupper():
             words = words[:1].lower() + words[1:]
         return self.t["attr"].format(a=self.x(obj), b=words)
 

@@ -24,7 +24,7 @@ class Rulebook(TableSections, RuleSections):
 
     def __init__(self, game, lang="en", changed=()):
         self.g, self.d, self.lang = game, game.definition.sections, lang
-        self.w = WORDS[lang]
+        self.w = WORDS.get(lang, WORDS["en"])  # the words of the generated text; a language without them: English
         self.names = Names(game.definition, lang)
         self.ph = Phrases(self.names)
         self.changed = list(changed)   # (path, text) of the variant's changes

@@ -58,7 +58,7 @@ def _html_lines(lines) -> str:
 
 def to_html(blocks, lang: str = "en") -> str:
     title = next((b[2] for b in blocks if b[0] == "h"), "")
-    out = [f'<!DOCTYPE html>\n<html lang="{"zh-Hans" if lang == "zh" else "en"}">\n<head><meta charset="utf-8">'
+    out = [f'<!DOCTYPE html>\n<html lang="{"zh-Hans" if lang == "zh" else lang}">\n<head><meta charset="utf-8">'
            f"<title>{html.escape(title)}</title>\n<style>body{{font-family:sans-serif;max-width:60em;margin:auto}}"
            "table{border-collapse:collapse}td,th{border:1px solid #999;padding:2px 6px;vertical-align:top}"
            "mark{background:#fd6}</style></head>\n<body>"]

@@ -2,12 +2,30 @@
 
 Everything a person reads that a game definition does not label comes from here, so `--lang zh` shows no
 English word but the proper names a definition itself leaves unlabelled. `say(key, lang, **holes)` is
-the only way to read them; a key missing in one language falls back to English (and the test of the
-word lists fails: every key has both).
+the only way to read them. The table is data: English and Chinese are built in (the test of the word
+lists fails unless every key has both), and a definition's `words:` section adds another language
+(`words: {de: {player: "Spieler {n}", pass: passen}}`, see `extend`). Whatever a language lacks, a word
+here or a label of the definition, reads in English (FALLBACK).
 """
 from __future__ import annotations
 
+import re
+
 LANGS = ("en", "zh")
+FALLBACK = "en"
+LANG_CODE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
+
+
+class Texts(dict):
+    """One text per language, {lang: text}; a language it lacks reads as English."""
+
+    def __missing__(self, lang):
+        if lang != FALLBACK and FALLBACK in self:
+            return self[FALLBACK]
+        raise KeyError(lang)
+
+    def get(self, lang, default=None):
+        return self[lang] if lang in self or FALLBACK in self else default
 
 WORDS: dict[str, dict[str, str]] = {
     # people and places
@@ -69,6 +87,9 @@ WORDS: dict[str, dict[str, str]] = {
     "abandoned": {"en": "Game abandoned after {n} decision(s).", "zh": "游戏在{n}个决定后中止。"},
     "decisions": {"en": "{n} decisions.", "zh": "共{n}个决定。"},
     "pass_to": {"en": "Pass the device to {who}", "zh": "请把设备交给{who}"},
+    "pass": {"en": "pass", "zh": "放弃"},
+    "game_header": {"en": "{game}: {n} players, seed {seed} ({seats})", "zh": "{game}：{n}名玩家，随机种子{seed}"},
+    "game_acts": {"en": "Game: {what}", "zh": "游戏：{what}"},
     "ready": {"en": "I am {who}: show my table", "zh": "我是{who}：显示我的桌面"},
     "waiting": {"en": "Waiting for {who}…", "zh": "等待{who}……"},
     "undo": {"en": "Undo", "zh": "悔棋"},
@@ -114,8 +135,36 @@ WORDS: dict[str, dict[str, str]] = {
 def say(key: str, lang: str = "en", **holes) -> str:
     """The word or phrase `key` in `lang`, its {holes} filled."""
     entry = WORDS[key]
-    template = entry.get(lang) or entry["en"]
+    template = entry.get(lang) or ADDED.get(lang, {}).get(key) or entry["en"]
     return template.format(**holes) if holes else template
+
+
+ADDED: dict[str, dict[str, str]] = {}  # lang -> key -> text: the words definitions gave (see extend)
+
+
+def extend(words) -> list:
+    """Add a definition's words for other languages, `{lang: {key: text}}`, to the table (kept apart from
+    the built-in WORDS, in ADDED). A word the table has is never replaced: English and Chinese are the
+    engine's, and the first definition to give a language's word gives it for the process. Returns the
+    problems as (lang, key, message)."""
+    problems = []
+    for lang, table in (words or {}).items():
+        if not LANG_CODE.match(str(lang)) or not isinstance(table, dict):
+            problems.append((lang, None, "a language code (en, de, zh-Hant...) with a map of words"))
+            continue
+        for key, text in table.items():
+            entry = WORDS.get(key)
+            if entry is None or not isinstance(text, str):
+                problems.append((lang, key, "no such word of the table" if entry is None else "a text"))
+                continue
+            try:
+                text.format(**{h: "" for h in re.findall(r"{(\w*)}", entry[FALLBACK])})
+            except (KeyError, IndexError, ValueError):
+                problems.append((lang, key, f"a text whose holes are those of “{entry[FALLBACK]}”"))
+                continue
+            if lang not in entry:
+                ADDED.setdefault(lang, {}).setdefault(key, text)
+    return problems
 
 
 def person(seat: int, lang: str = "en") -> str:

@@ -14,6 +14,7 @@ from .limits import LOOP_BUDGET, text_over_limit
 from .static_checks import option_problems, table_problems
 from .problems import Problem, did_you_mean
 from .state import Layout
+from .words import Texts
 
 VAR_TYPES = {"int", "bool", "player", "piece", "str", "zone"}
 STEP_BUDGET = LOOP_BUDGET
@@ -22,15 +23,18 @@ _NEIGHBORS, _REGION, _MODIFIERS, _BY_TYPE = object(), object(), object(), object
 
 
 def label_of(entry, default):
-    """A {en, zh} label from an entry's `label` (a string is used for both languages)."""
+    """A label from an entry's `label` as Texts: en and zh always (a string is used for both), and every
+    other language the label gives; a language it lacks reads as English."""
     lab = entry.get("label") if isinstance(entry, dict) else None
     if isinstance(lab, str):
-        return {"en": lab, "zh": lab}
+        return Texts(en=lab, zh=lab)
     if isinstance(lab, dict):
         en = lab.get("en") or lab.get("zh") or default
-        return {"en": en, "zh": lab.get("zh") or en}
+        out = Texts(en=en, zh=lab.get("zh") or en)
+        out.update((k, v) for k, v in lab.items() if k not in out and isinstance(v, str) and v)
+        return out
     text = str(default).replace("_", " ")
-    return {"en": text, "zh": text}
+    return Texts(en=text, zh=text)
 
 
 def unwrap(v):
@@ -302,7 +306,7 @@ class World:
             for k in range(lo, hi + 1):
                 entry = {key: v for key, v in tdef.items() if key != "numbered"}
                 entry[prop] = k
-                entry["label"] = {"en": f"{base['en']} {k}", "zh": f"{base['zh']}{k}"}
+                entry["label"] = {lang: f"{text}{'' if lang.startswith('zh') else ' '}{k}" for lang, text in base.items()}
                 self.numbered[f"{tname}_{k}"] = (tname, k)
                 yield f"{tname}_{k}", entry
 
