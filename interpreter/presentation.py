@@ -97,13 +97,16 @@ def labels_for(game, lang: str) -> Labels:
 # ------------------------------------------------------------------------------------------ pieces
 
 def piece_details(L: Labels, view: dict, x: int) -> list[list[str]]:
-    """[label, text] of each field of piece x that holds something (0, false and none hold nothing)."""
+    """[label, text] of each field of piece x that holds something (0, false and none hold nothing; but a
+    player or piece field's 0 is seat 1 or piece 0)."""
     out = []
     for fname, column in view["pieces"]["fields"].items():
         v = column[x] if x < len(column) else None
-        if v in (None, 0, False) or (isinstance(v, dict) and not any(v.values())):
+        t = L.field_types.get(fname, "int")
+        if v is None or (t not in ("player", "piece") and v in (0, False)) \
+                or (isinstance(v, dict) and not any(v.values())):
             continue
-        out.append([L.fields.get(fname, fname), L.value(v, L.field_types.get(fname, "int"), view)])
+        out.append([L.fields.get(fname, fname), L.value(v, t, view)])
     return out
 
 
