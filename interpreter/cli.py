@@ -1035,7 +1035,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "peak resident memory and the peak Python allocations of one game (tracemalloc runs "
                     "apart from the timed games).")
     game_args(p)
-    p.add_argument("--games", "-k", "-n", type=int, required=True, metavar="K", help="number of games")
+    p.add_argument("--games", "-k", "-n", type=int, default=10, metavar="K", help="number of games (default 10)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.set_defaults(func=cmd_bench)
 

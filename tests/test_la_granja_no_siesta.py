@@ -56,6 +56,23 @@ def test_a_solo_game_ends_with_its_rating():
     assert out["scores"][0] > 20 or rating["en"].startswith("Practise")
 
 
+def test_the_solo_neutral_player_is_a_scripted_seat():
+    """§單人遊戲: the neutral player makes no decisions; his disc races the player's on the siesta track and
+    his discs block market boxes; the solo siesta scoring compares the two discs."""
+    game = load_game(GAME)
+    r = random.Random(7)
+    s = game.new_game(1, seed=7)
+    assert game.evaluate(s, "neutral") == 1 and game.evaluate(s, "count(d for d in market if d.colour == neutral)") == 1
+    while not game.is_over(s):
+        assert game.current_player(s) == 0                     # never the neutral seat
+        s = game.apply(s, r.choice(game.legal_actions(s, labels=False))["id"])
+    assert game.evaluate(s, "neutral.siesta") > 1               # his scripted moves ran
+    out = game.outcome(s)
+    assert out["winners"] == [0] and len(out["scores"]) == 1
+    assert out["breakdown"][0]["siesta"] == game.evaluate(s, "first(p.siesta for p in players) - neutral.siesta")
+    assert game.evaluate(game.new_game(2, seed=1), "neutral") is None
+
+
 def test_a_game_of_several_players_has_no_rating():
     game = load_game(GAME)
     s = game.new_game(2, seed=1)
