@@ -94,11 +94,15 @@ def labels_for(game, lang: str) -> Labels:
 # ------------------------------------------------------------------------------------------ pieces
 
 def piece_details(L: Labels, view: dict, x: int) -> list[list[str]]:
-    """[label, text] of each field of piece x that holds something (0, false and none hold nothing)."""
+    """[label, text] of each field of piece x that holds something (0, false and none hold nothing; a
+    player field holds a seat, 0 too)."""
     out = []
     for fname, column in view["pieces"]["fields"].items():
         v = column[x] if x < len(column) else None
-        if v in (None, 0, False) or (isinstance(v, dict) and not any(v.values())):
+        if L.field_types.get(fname) == "player":
+            if v is None:
+                continue
+        elif v in (None, 0, False) or (isinstance(v, dict) and not any(v.values())):
             continue
         out.append([L.fields.get(fname, fname), L.value(v, L.field_types.get(fname, "int"), view)])
     return out
