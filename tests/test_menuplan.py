@@ -133,3 +133,20 @@ mark:
     ids = action_ids(game, game.new_game(2))
     assert ids == ["take(x=0)", "take(x=1)", "mark(x=2)", "mark(x=3)"]
     assert fired.get("lamp", 0) - before == 5  # one pass over the five pieces, not one per action
+
+
+def test_a_distinct_choice_judges_a_signature_once_only_when_the_condition_reads_just_type_and_fields(tmp_path):
+    # Pieces 0 and 1 are alike (type one), 2 and 3 too (type two), 4 is a three.
+    game = game_with(tmp_path, """
+take:
+  choose: {x: {from: pool, distinct: true}}
+  if: "x.w >= 2"
+near:
+  choose: {x: {from: pool, distinct: true}}
+  if: "x != top(pool)"
+""")
+    # `x.w` reads the piece through its type: piece 0 failing stands for piece 1. `x != top(pool)` reads
+    # the piece itself: piece 0 fails, its twin piece 1 is still asked and passes.
+    assert action_ids(game, game.new_game(2)) == ["take(x=2)", "take(x=4)", "near(x=1)", "near(x=2)",
+                                                   "near(x=4)"]
+
