@@ -24,7 +24,7 @@ import pytest
 webdriver = pytest.importorskip("selenium.webdriver")
 pytest.importorskip("flask")
 
-from selenium.common.exceptions import WebDriverException  # noqa: E402
+from selenium.common.exceptions import TimeoutException, WebDriverException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 from werkzeug.serving import make_server  # noqa: E402
@@ -183,9 +183,18 @@ def test_a_whole_game_by_clicking_against_bots(server, browser, shots, name, pla
     browser.get(links[0])
     pick = random.Random(1)
     clicks = 0
-    while not browser.find_elements(By.ID, "winner"):
+    def settled(driver):  # the page offers choices or shows the result (a slow machine may take a while)
+        return driver.find_elements(By.CSS_SELECTOR, "button.choice") or driver.find_elements(By.ID, "winner")
+
+    while True:
+        try:
+            WebDriverWait(browser, 30, poll_frequency=0.05).until(settled)
+        except TimeoutException:
+            pytest.fail("a page without a result offers no choices:\n"
+                        + browser.execute_script("return document.body.innerText")[-2000:])
+        if browser.find_elements(By.ID, "winner"):
+            break
         buttons = browser.find_elements(By.CSS_SELECTOR, "button.choice")
-        assert buttons, "a page without a result offers choices"
         pick.choice(buttons).click()
         WebDriverWait(browser, 20, poll_frequency=0.02).until(gone(buttons[0]))  # the next page has come
         clicks += 1
