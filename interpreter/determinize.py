@@ -13,6 +13,8 @@ What is hidden, and how it is filled (all from the definition, never from the tr
   view shows. A hidden zone takes only the piece types it was seen to hold when the definition was set up
   and played (a few seeded random games, learned once per game and player count), so a face-down stack of
   one kind of tile is refilled with that kind; a piece that fits no hidden zone so goes to any of them.
+- **what the view leaves blank of an unseen piece** (its fields, `unseen`): each unseen piece keeps its
+  id's type and takes its field values from the setup, so it is dealt whole, as a piece of the definition.
 - **private vars** (another player's `visible: owner` var, a `visible: none` global var): an integer var
   that holds a conserved resource gets a random share of what of that resource the view does not account
   for (the resource's total is the same after every setup, so the total is known from the definition);
@@ -178,6 +180,7 @@ class Determinizer:
         # Hidden vars: their slots, with start values; conserved ones share what the view leaves over.
         start = k.start
         data = _without_hidden_marks(view)
+        data["pieces"] = self._unseen_filled(view, start)
         hidden_vars = []  # (scope, player, slot, resource)
         for name in k.secret:
             slot = lay.gvars[name]
@@ -224,6 +227,20 @@ class Determinizer:
             for res, holders in pools.items():
                 left = k.fixed_totals[res] - (visible.get(res, 0) if isinstance(visible.get(res, 0), int) else 0)
                 self.shares.append((holders, max(0, left)))
+
+    def _unseen_filled(self, view, start) -> dict:
+        """The view's piece table with what it leaves blank of the pieces the seat does not see (their
+        fields: `unseen`) taken from the setup, piece by piece: each such piece is dealt to a position with
+        its own type and field values, so the unseen pieces are permuted among the unseen positions and a
+        rule that reads a face-down piece's fields in the lookahead finds values."""
+        lay = self.game.layout
+        fields = {f: list(col) for f, col in view["pieces"]["fields"].items()}
+        for f, col in fields.items():
+            c = lay.fields[f]
+            for x in self.unseen:
+                if col[x] is None and start.fields[c][x] is not None:
+                    col[x] = _plain(start.fields[c][x])
+        return {"types": list(view["pieces"]["types"]), "fields": fields}
 
     def _hidden(self, view, z) -> bool:
         lay = self.game.layout

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from . import facing, rng, simultaneous
+from . import facing, rng, simultaneous, unseen
 from .cache import load_cached
 from .compiler import NOCONST, RuleError, Scope, Unit
 from .consistency import state_problem
@@ -788,6 +788,7 @@ class Game:
         for name, mode in var_modes(w, "global").items():
             if not sees(mode, None, player):
                 d["vars"][name] = "hidden"
+        unseen.redact(self, s, d, player)  # the fields of pieces it may not see (and their ids' types)
         facing.redact(self, s, d, player)
         simultaneous.redact(self, d["flow"], player)
         d["viewer"] = player

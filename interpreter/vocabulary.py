@@ -104,11 +104,23 @@ def _top(c, a, node):
 
 @fn("owner", 1)
 def _owner(c, a, node):
-    """owner(x): the player whose zone holds piece x, or none."""
+    """owner(x): the player whose zone holds piece x, or none; for a piece in a zone held by a piece (a
+    stack on a disc), the owner of that holder, and so on down (a piece never holds itself)."""
     _want(a[0], ("piece",), "owner()", node)
     f = a[0].f
     lay = c.w.layout
-    return X(lambda s, e: lay.zone_owner(s.loc[f(s, e)]), "player")
+    rt = c.w.piece_zone_rt
+    if rt.lo is None:  # no piece holds a zone in this game
+        return X(lambda s, e: lay.zone_owner(s.loc[f(s, e)]), "player")
+
+    def owner(s, e):
+        z = s.loc[f(s, e)]
+        h = rt.holder(s, z)
+        while h is not None:
+            z = s.loc[h]
+            h = rt.holder(s, z)
+        return lay.zone_owner(z)
+    return X(owner, "player")
 
 
 @fn("zone_of", 1)
