@@ -58,9 +58,10 @@ def _utf8_safe_streams() -> None:
                 pass
 
 
-def person(seat: int) -> str:
+def person(seat: int, lang: str = "en") -> str:
     """A seat as people count it: seat 0 is Player 1."""
-    return f"Player {seat + 1}"
+    from .words import person as seat_name
+    return seat_name(seat, lang)
 
 
 def label_of(action: dict, lang: str) -> str:
@@ -573,7 +574,7 @@ def replay_actions(args, game, players, seed, options, actions, source: str) -> 
         if not args.json:
             if seat is not None and not narrates_actions(messages):
                 label = label_of(action, lang) if isinstance(action, dict) else action
-                out(f"  {person(seat)}: {label}")
+                out(f"  {person(seat, lang)}: {label}")
             print_log(messages, lang)
     over = game.is_over(state)
     if args.json:
@@ -587,7 +588,8 @@ def replay_actions(args, game, players, seed, options, actions, source: str) -> 
         out(json.dumps(report, indent=2, ensure_ascii=False))
         return 0
     out()
-    out(f"{len(actions)} actions applied.")
+    from .words import say
+    out(say("actions_applied", lang, n=len(actions)))
     from .presentation import present
     from .textview import picture
 
@@ -595,7 +597,7 @@ def replay_actions(args, game, players, seed, options, actions, source: str) -> 
     if over:
         print_outcome(game, state, lang)
     else:
-        out(f"The game goes on: {person(game.current_player(state))} to decide.")
+        out(say("game_goes_on", lang, who=person(game.current_player(state), lang)))
     return 0
 
 

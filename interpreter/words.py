@@ -54,7 +54,6 @@ WORDS: dict[str, dict[str, str]] = {
     "winners": {"en": "Winners (shared): {who}", "zh": "共同获胜：{who}"},
     "all_win": {"en": "Everyone wins together", "zh": "全体玩家共同获胜"},
     "all_lose": {"en": "Everyone loses together", "zh": "全体玩家共同失败"},
-    "tie_broken": {"en": "Tie on {n} points, broken by: {keys}", "zh": "{n}分平手，以此决胜：{keys}"},
     "ended_by": {"en": "The game ended: {why}", "zh": "游戏结束原因：{why}"},
     "tie_broken": {"en": "Tie on {score} points, broken by: {keys}", "zh": "{score}分平局，按以下顺序决胜：{keys}"},
     "rating": {"en": "Rating of {who}: {rating}", "zh": "{who}的评级：{rating}"},
@@ -129,6 +128,9 @@ WORDS: dict[str, dict[str, str]] = {
     "language": {"en": "Language", "zh": "语言"},
     "budget": {"en": "budget", "zh": "预算"},
     "games_n": {"en": "Games", "zh": "局数"},
+    # replay
+    "actions_applied": {"en": "{n} actions applied.", "zh": "已执行 {n} 个动作。"},
+    "game_goes_on": {"en": "The game goes on: {who} to decide.", "zh": "游戏继续:轮到{who}决定。"},
 }
 
 
