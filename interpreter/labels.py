@@ -22,6 +22,7 @@ import re
 from .world import label_of
 
 EVERYONE = object()  # render for nobody in particular: every value shown (tools, the acting seat's menu)
+TRACE: list | None = None  # when a list: every render appends (label, viewer, text) to it (textleaks.py)
 READABLE = ("int", "bool", "str", "player", "piece", "none", "any")
 
 
@@ -106,6 +107,8 @@ def render(game, s, label, e, viewer=EVERYONE, after=None):
             except Exception:
                 text.append("?")
         out[lang] = "".join(text)
+    if TRACE is not None:
+        TRACE.append((label, viewer, out))
     return out
 
 
