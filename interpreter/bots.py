@@ -19,6 +19,7 @@ choices (for `mcts`, with an `iterations` budget; a budget in `ms` depends on th
 """
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping
 from typing import Any, Callable
@@ -176,8 +177,12 @@ class GreedyBot(Bot):
                 state = game.conceal(state, me)
             best: list[dict] = []
             best_value = None
+            from .compiler import RuleError
             for action in actions:
-                value = self.value(game, state, action, me, sign, self.depth, sealed)
+                try:
+                    value = self.value(game, state, action, me, sign, self.depth, sealed)
+                except RuleError:  # the sample is one the rules cannot play on here: no measure of it
+                    value = -math.inf
                 if best_value is None or value > best_value:
                     best_value, best = value, [action]
                 elif value == best_value:
@@ -228,9 +233,9 @@ def _mcts_bot(seed: Any = None, **options) -> Bot:
 BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": _mcts_bot}
 BOT_OPTIONS: dict[str, dict[str, type]] = {
     "random": {}, "greedy": {"depth": int},
-    "mcts": {"iterations": int, "ms": float, "c": float, "depth": int},
+    "mcts": {"iterations": int, "ms": float, "c": float, "depth": int, "prior": int},
 }
-BOT_HELP = ("random | greedy[:depth=D] | mcts[:iterations=N|ms=N,c=C,depth=D] "
+BOT_HELP = ("random | greedy[:depth=D] | mcts[:iterations=N|ms=N,c=C,depth=D,prior=P] "
             "(e.g. mcts:ms=500; iterations is reproducible, ms depends on the machine)")
 
 

@@ -960,7 +960,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "  mcts:ms=N              the same with a time budget of N ms per decision (depends on the "
                     "machine)\n"
                     "  mcts options           c=C exploration (default 0.7), depth=D rollout decisions before "
-                    "a position is valued by its score margin (default 40)\n"
+                    "a position is valued by its score margin (default 40; 0 none), prior=P visits each "
+                    "action starts with, worth its score margin right after it (default 3; 0 none)\n"
                     "e.g. --bot mcts:ms=500, --seat 2=mcts:iterations=400,c=1",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("game", metavar="GAME", nargs="?", help="a game name under gamedefs/ or a game directory")
@@ -1049,7 +1050,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "components, unreachable steps/phases/hooks/end triggers, event cycles, counts against "
                     "the box inventory, rules without a source); play N seeded random games per player "
                     "count checking termination, playability, conservation, save/load, determinism and "
-                    "hidden information; report rule coverage (actions, hooks, phases, modifiers, "
+                    "hidden information (in views, menus and the rendered text of labels and narration, "
+                    "for every seat); report rule coverage (actions, hooks, phases, modifiers, "
                     "abilities, scoring items and end triggers never fired), every provisional value, and every disputed "
                     "rule with its readings (alternatives), their sources and the option that chooses them. "
                     "Exit 0 when everything holds, 1 when something fails, 2 for usage errors.")
@@ -1158,7 +1160,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "K games seeded S..S+K-1: the later bot at one seat (seat i mod N in game i) and the "
                     "earlier one at every other seat. Print the first bot's win rate (a shared win split) "
                     "with its Wilson 95% interval beside the fair share 1/N, the mean score of each side and "
-                    "each bot's time per decision. Exit 1 if a game raised.")
+                    "each bot's time per decision (CPU seconds). Exit 1 if a game raised.")
     game_args(p)
     p.add_argument("--games", "-k", "-n", type=int, required=True, metavar="K", help="games per pair of bots")
     p.add_argument("--bots", default="random,greedy,mcts", metavar="BOT,BOT,...",

@@ -43,6 +43,11 @@ def action_id(game, s, i: int) -> str:
     return act.idfmt % vals if vals else act.idfmt
 
 
+def action_name(game, s, i: int) -> str:
+    """The action name of the i-th legal decision of `s` (what `legal_actions(s)[i]["action"]` says)."""
+    return game._menu(s)[i][0].name
+
+
 def action_dict(game, s, i: int, labels: bool = False) -> dict:
     """The i-th legal decision of `s` as `legal_actions` gives it, built for that one entry only."""
     act, vals = game._menu(s)[i]

@@ -24,6 +24,7 @@ from .words import Texts, say
 from .world import label_of
 
 EVERYONE = object()  # render for nobody in particular: every value shown (tools, the acting seat's menu)
+TRACE: list | None = None  # when a list: every render appends (label, viewer, text) to it (textleaks.py)
 READABLE = ("int", "bool", "str", "player", "piece", "none", "any")
 
 
@@ -108,6 +109,8 @@ def render(game, s, label, e, viewer=EVERYONE, after=None):
             except Exception:
                 text.append("?")
         out[lang] = "".join(text)
+    if TRACE is not None:
+        TRACE.append((label, viewer, out))
     return out
 
 

@@ -7,7 +7,7 @@ For every pair of bots (A, B), in the order given, K games are played: game i is
 A sits at seat `i mod N` and B at every other seat, so A's seat rotates and each seat's advantage
 cancels out over N games. Reported for A against B: A's win rate (a shared win is split) with its Wilson
 95% interval, beside the share a bot of B's strength would win (1/N); the mean score of A and of the
-B seats; the time per decision of each bot (thinking time over its decisions, one-action decisions
+B seats; the time per decision of each bot (CPU seconds of thinking over its decisions, one-action decisions
 included). Plain data, except `ladder_text` (a table for people).
 """
 from __future__ import annotations

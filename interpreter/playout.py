@@ -81,7 +81,7 @@ def play_game(
     """Play one bot game to its end and return its record:
 
     {"seed", "decisions", "actions": [action ids], "state": final State, "outcome": game.outcome(...),
-     "think": [seconds each seat's bot spent choosing], "moves": [decisions of each seat]}
+     "think": [CPU seconds each seat's bot spent choosing], "moves": [decisions of each seat]}
 
     With `usage`, the record also has "usage": what fired, per seat (`usage.UsageMeter.counts`).
 
@@ -99,7 +99,7 @@ def play_game(
     think = [0.0] * players
     moves = [0] * players
     meter = UsageMeter(game, players) if usage else None
-    clock = time.perf_counter
+    clock = time.process_time  # CPU time: a loaded machine slows the bots' clock less than the wall's
     while not game.is_over(state):
         if decisions >= max_decisions:
             raise GameTooLong(f"the game did not end within {max_decisions} decisions")

@@ -6,7 +6,9 @@ for people. Nothing here prints: the CLI does.
 Random play covers every supported player count with N seeded games each and checks: termination (a
 length bound, and no exact repetition of a sampled state), playability (a legal action at every decision
 of a game that is not over), conservation of resources and pieces after every decision, JSON save/load
-round trips and hidden information in every player's view at sampled decisions, determinism (replaying the
+round trips and hidden information in every player's view at sampled decisions, the rendered text of
+labels and narration for every seat (`textleaks`: the same in two states the seat cannot tell apart),
+determinism (replaying the
 seed and the actions gives the same final state), and rule coverage: every action, hook, phase, modifier and
 end trigger taken at least once, or listed as never fired.
 """
@@ -30,9 +32,11 @@ from .overlay import scenario_files
 from .parallel import map_local, split, worker_game
 from .problems import DefinitionError
 from .scenario import run_game_scenarios
+from .textleaks import text_leaks
 
 MAX_DECISIONS = 20_000
 SAMPLE_EVERY = 11
+TEXT_EVERY = 29  # decisions between two checks of the rendered texts (each renders every seat's twice)
 REPLAYS_PER_COUNT = 3
 
 
@@ -256,6 +260,7 @@ def play_checked(game, n, seed, report, check_replay=False, options=None):
     seen = set()
     secret = hides_choices(game)
     checked: dict = {}  # (step, action) -> times its secrecy was checked
+    told: set = set()  # labels already found leaking in this game (each reported once)
     while not game.is_over(s):
         if len(taken) >= MAX_DECISIONS:
             violation(f"the game did not end within {MAX_DECISIONS} decisions")
@@ -291,6 +296,10 @@ def play_checked(game, n, seed, report, check_replay=False, options=None):
                 checked[key] = checked.get(key, 0) + 1
                 for leak in sealed_leaks(game, s) + elimination_leaks(game, s, a):
                     violation(leak)
+        if len(taken) % TEXT_EVERY == 0:
+            # what each seat is shown as text (menu, phase and step labels, narration) must follow from its view
+            for leak in text_leaks(game, s, aid, random.Random(f"{seed}/{len(taken)}"), told):
+                violation(leak)
         taken.append(aid)
         s = fastpath.apply_index(game, s, i, owned=True)
         for p in check_state(game, s, totals0):

@@ -98,3 +98,40 @@ def test_play_help_documents_the_bots_and_their_budgets(capsys):
     text = capsys.readouterr().out
     for words in ("mcts:ms=N", "iterations=N", "greedy[:depth=D]", "score order", "view"):
         assert words in text
+
+
+def test_a_sample_the_rules_cannot_play_on_is_dropped_not_fatal(low_cards):
+    """What the seat cannot see may be dealt in a way the rules never reach (a payment its payer cannot
+    make); a rule error on such a sample costs the search that iteration only."""
+    from interpreter.compiler import RuleError
+    from interpreter.rollout import random_rollout
+
+    calls = []
+
+    def flaky(game, state, rng, limit):
+        calls.append(1)
+        if len(calls) % 2:
+            raise RuleError("a repeat ran 60 times (its max)", "a sample")
+        return random_rollout(game, state, rng, limit)
+
+    s = low_cards.new_game(2, 3)
+    bot = MctsBot(seed=1, iterations=20, rollout=flaky)
+    choice = decide(bot, low_cards, s)
+    assert choice["id"] in {a["id"] for a in low_cards.legal_actions(s)}
+    assert len(calls) >= 10 and bot.last_iterations == 20
+
+
+def test_the_search_starts_from_the_one_step_value_of_each_action(low_cards):
+    """With `prior`, every action of the seat starts with visits worth the score margin right after it:
+    here the lowest card of the row (fewest penalty points) starts ahead of the others."""
+    values = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+    from interpreter.determinize import Determinizer
+
+    for seed in range(1, 4):
+        s = low_cards.new_game(2, seed)
+        view = low_cards.view(s, 0)
+        acts = {a["id"]: a for a in low_cards.legal_actions(s)}
+        root = MctsBot(seed=1, iterations=1, prior=3).search(low_cards, Determinizer.of(low_cards, view), 0, acts)
+        row = {a["id"]: values[s.types[a["args"]["c"]]] for a in acts.values() if a["action"] == "take"}
+        start = {i: root.children[i].total / root.children[i].visits for i in row}
+        assert max(start, key=start.get) in [i for i, v in row.items() if v == min(row.values())]

@@ -1,0 +1,57 @@
+"""What a seat is shown as text follows from its view: `meeple verify` renders the labels and the narration
+for every seat in two states that seat cannot tell apart, and a label that differs is a leak, reported at
+its file:line. The shipped games show no seat more than its view."""
+import random
+
+import pytest
+
+from interpreter import fastpath
+from interpreter.game import load_game
+from interpreter.textleaks import text_leaks
+from interpreter.verify import report_text, verify
+
+from conftest import ROOT
+
+LEAKY = ROOT / "tests" / "fixtures" / "leaky_labels"
+SHIPPED = ["puerto_rico", "castles_of_burgundy", "phoenicia", "la_granja_no_siesta"]
+
+
+def test_verify_finds_each_label_that_tells_a_hidden_value_at_its_line():
+    rep = verify(LEAKY, games=3, players=[2], jobs=1)
+    assert not rep.ok
+    text = report_text(rep)
+    lines = (LEAKY / "game.yaml").read_text().splitlines()
+    step_line = next(i for i, l in enumerate(lines, 1) if "Your turn (the deck" in l)
+    blind_line = next(i for i, l in enumerate(lines, 1) if "draw the top card blind (a" in l)
+    assert f"game.yaml:{step_line}:" in text and f"game.yaml:{blind_line}:" in text
+    assert "worth" in text and "what their view does not tell" in text
+    # a player's own secret number, shown to that player only, is not a leak
+    assert "of your" not in text and not any("coins" in v for v in rep.violations)
+    assert text.count(f"game.yaml:{step_line}:") <= 3  # once per game, not once per decision
+
+
+def test_the_check_names_the_label_and_leaves_the_state_and_counters_alone():
+    game = load_game(LEAKY)
+    s = game.new_game(2, seed=1)
+    before, fired = game.to_json(s), dict(game.fired)
+    seen: set = set()  # a resampled deck may hold a card of the same value on top: try a few samples
+    problems = [p for k in range(8) for p in text_leaks(game, s, "blind", random.Random(k), seen)]
+    assert len(problems) == 2 and all("leaky_labels/game.yaml:" in p for p in problems)
+    assert game.to_json(s) == before and game.fired == fired
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_no_shipped_game_shows_a_seat_more_than_its_view(name):
+    game = load_game(name)
+    players = 2 if 2 in game.player_counts else min(game.player_counts)
+    for seed in (1,):
+        r = random.Random(seed)
+        s = game.new_game(players, seed=seed)
+        seen: set = set()
+        decision = 0
+        while not game.is_over(s) and decision < 400:
+            i = r.randrange(fastpath.legal_count(game, s))
+            if decision % 7 == 0:
+                assert text_leaks(game, s, fastpath.action_id(game, s, i), random.Random(decision), seen) == []
+            s = fastpath.apply_index(game, s, i, owned=True)
+            decision += 1
