@@ -1,7 +1,7 @@
 """Build step of the `meeple` distribution (the metadata lives in pyproject.toml).
 
 The engine reads three top-level folders of the repository: `schemas/`, `grammar/` and `gamedefs/`.
-In a checkout, `interpreter.resources.data_dir(name)` finds them beside the package. An installed
+In a checkout, `interpreter.definition.resources.data_dir(name)` finds them beside the package. An installed
 wheel has no repository around it, so the build copies each folder into the package as
 `interpreter/_data/<name>`, where `data_dir` looks next. The source distribution carries the folders
 too, so a wheel built from it is complete.

@@ -14,25 +14,31 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from . import facing, rng, simultaneous, unseen
-from .cache import load_cached
-from .compiler import NOCONST, RuleError, Scope, Unit
-from .consistency import state_problem
-from .display import check_display
-from .disputes import read_disputes
-from .fingerprint import content_hash
-from .flow import BLANK, EACH, SIMUL, FlowCompiler, advance, fire_events, mark_acted, new_decision, push, run_effect
-from .limits import MAX_LIST, piece_count_problems, recursion_room
-from .model import load_definition
-from .problems import DefinitionError, InputError, Problem, did_you_mean, sort_problems
-from .ratings import compile_ratings
-from .resources import data_dir
-from .scripted import seat_label
-from .state import State, StateFormatError, from_json, map_index, to_json
-from .static_checks import check_uncalled_defs, same_value
-from .visibility import sees, var_modes
-from .words import extend as extend_words, say
-from .world import World, label_of
+from .engine import facing
+
+from .engine import rng
+
+from .engine import simultaneous
+
+from .engine import unseen
+from .definition.cache import load_cached
+from .language.compiler import NOCONST, RuleError, Scope, Unit
+from .engine.consistency import state_problem
+from .definition.display import check_display
+from .definition.disputes import read_disputes
+from .definition.fingerprint import content_hash
+from .engine.flow import BLANK, EACH, SIMUL, FlowCompiler, advance, fire_events, mark_acted, new_decision, push, run_effect
+from .definition.limits import MAX_LIST, piece_count_problems, recursion_room
+from .definition.model import load_definition
+from .definition.problems import DefinitionError, InputError, Problem, did_you_mean, sort_problems
+from .engine.ratings import compile_ratings
+from .definition.resources import data_dir
+from .engine.scripted import seat_label
+from .engine.state import State, StateFormatError, from_json, map_index, to_json
+from .definition.static_checks import check_uncalled_defs, same_value
+from .engine.visibility import sees, var_modes
+from .table.words import extend as extend_words, say
+from .language.world import World, label_of
 
 
 MAX_ACTION_ID = 2_000  # characters: longer text is no action id (and did-you-mean on it would be slow)
@@ -53,7 +59,7 @@ def find_game(name_or_path) -> Path:
         return _short(p)
     if p.is_file():
         return _short(p.parent)
-    from .resources import gamedefs_dirs
+    from .definition.resources import gamedefs_dirs
     for root in gamedefs_dirs():  # the checkout's copy first: the one an author edits
         q = root / str(name_or_path)
         if q.is_dir():
@@ -99,7 +105,7 @@ class Game:
                 problems.append(Problem(f"cannot compile this definition ({type(ex).__name__}: {ex})", where,
                                         "this is a bug of meeple when no other problem is reported"))
         if problems and getattr(definition, "overlays", None):
-            from .overlay import blame_overlays
+            from .definition.overlay import blame_overlays
             problems = blame_overlays(definition, problems)
         if problems:
             unique, seen = [], set()
@@ -252,10 +258,10 @@ class Game:
             elif x is not None:
                 self.tiebreaks.append((x.f, u.n))
         self.score_order = sc.get("order", "high")
-        from .exact import compile_divisors
+        from .engine.exact import compile_divisors
         self.score_divisors = compile_divisors(w, sc.get("items"))  # exact shares (`divided_by`)
         self.rate = compile_ratings(w, sc)
-        from .outcomes import Outcomes
+        from .engine.outcomes import Outcomes
         self.outcomes = Outcomes(w, sc)
 
     # ------------------------------------------------------------ new game
@@ -431,7 +437,7 @@ class Game:
     def render_template(self, s, label, e, viewer=None):
         """A compiled label ({en, zh} lists of parts) as text, its holes evaluated in env e: every value
         shown, or (given a seat as `viewer`) only what that seat may see."""
-        from .labels import EVERYONE, render
+        from .language.labels import EVERYONE, render
         return render(self, s, label, e, EVERYONE if viewer is None else viewer)
 
     def value_text(self, v, t, lang="en", s=None):
@@ -569,7 +575,7 @@ class Game:
             except (TypeError, KeyError, IndexError, AttributeError, ValueError) as ex:
                 raise RuleError(f"{type(ex).__name__}: {ex}", f"step {act.step}, action {act.name}") from None
         if told is not None:
-            from .labels import entry
+            from .language.labels import entry
             log.insert(told[1], entry(self, s, act.label, told[0], who=player, after=t))
         if not act.is_pass:
             mark_acted(self, t)
@@ -597,7 +603,7 @@ class Game:
         return out
 
     def _share(self, s, pl, iid, v):
-        from .exact import share
+        from .engine.exact import share
         f, n = self.score_divisors[iid]
         try:
             return share(iid, v, f(s, [pl, None] + [None] * (n - 2)))
@@ -611,7 +617,7 @@ class Game:
     def _total(self, row):
         if not self.score_divisors:
             return sum(row.values())
-        from .exact import tidy
+        from .engine.exact import tidy
         return tidy(sum(row.values()))
 
     def outcome(self, s: State) -> dict:
@@ -647,8 +653,8 @@ class Game:
         cache = self.__dict__.setdefault("_evaluated", {})
         hit = cache.get(key)
         if hit is None:
-            from .compiler import CompileError
-            from .dsl import DslSyntaxError, parse_expr
+            from .language.compiler import CompileError
+            from .language.dsl import DslSyntaxError, parse_expr
             u = Unit(player=player is not None)
             try:
                 x = self.world.compiler.expr(parse_expr(text), Scope(u))
@@ -730,7 +736,7 @@ class Game:
                 return v is not None and not (type(v) is int and 0 <= v < len(s.p))
             if t == "piece":
                 return v is not None and not (type(v) is int and 0 <= v < npieces)
-            if t.startswith("list:"):  # a list var (interpreter/lists.py)
+            if t.startswith("list:"):  # a list var (interpreter/language/lists.py)
                 return not isinstance(v, list) or len(v) > MAX_LIST
             if t == "zone":
                 return v is not None and not (type(v) is int and 0 <= v < len(s.zones))
@@ -799,7 +805,7 @@ class Game:
         """A few lines on the position: where the flow is, then each player's vars (seen by `viewer`:
         other players' private vars are not shown; None shows everything)."""
         lines = []
-        from .labels import EVERYONE, render
+        from .language.labels import EVERYONE, render
         seat = EVERYONE if viewer is None else viewer  # no viewer: everything, as for the vars below
 
         def told(tmpl, n, fr, static):

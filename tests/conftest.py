@@ -11,7 +11,7 @@ settings.load_profile("ci" if os.environ.get("CI") or os.environ.get("HYPOTHESIS
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# Loaded games are cached (interpreter/cache.py) in a private directory of this test session, not in the
+# Loaded games are cached (interpreter/definition/cache.py) in a private directory of this test session, not in the
 # user's cache: the suite loads each game from its files once, then from this cache (and the CLI's
 # subprocesses, which inherit the variable, too); the directory goes away with the session.
 if "MEEPLE_CACHE_DIR" not in os.environ:

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.game import Game, load_game
-from interpreter.problems import DefinitionError, Problem
+from interpreter.definition.problems import DefinitionError, Problem
 
 _counter = itertools.count()
 

@@ -37,8 +37,8 @@ def _alarm(signum, frame):
 def run_state(case, d: Path) -> int:
     """A saved state read from a file and loaded by the API: 2 when refused, 0 when accepted."""
     from interpreter.game import StateFormatError, load_game
-    from interpreter.problems import InputError
-    from interpreter.untrusted import read_state
+    from interpreter.definition.problems import InputError
+    from interpreter.definition.untrusted import read_state
 
     game = load_game("examples/market_day")
     f = d / "state.json"
@@ -104,7 +104,7 @@ def main(names) -> None:
     wanted = set(names)
     import interpreter.cli  # noqa: F401 — imports are not charged to the first case
     import interpreter.game  # noqa: F401
-    from interpreter.dsl import parser
+    from interpreter.language.dsl import parser
     parser()
     results = [run_case(asdict(c)) for c in corpus() if c.name in wanted]
     sys.__stdout__.write(json.dumps(results) + "\n")

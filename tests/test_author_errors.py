@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from games import make_game
-from interpreter.problems import DefinitionError
+from interpreter.definition.problems import DefinitionError
 
 BASE = """
     game: {id: t, players: [2]}
@@ -70,7 +70,7 @@ def test_an_event_argument_of_the_wrong_type_is_refused(tmp_path):
 
 
 def test_a_loop_that_reaches_its_max_is_reported_where_it_is_written(tmp_path):
-    from interpreter.compiler import RuleError
+    from interpreter.language.compiler import RuleError
     g = make_game(tmp_path, """
         game: {id: loop, players: [2]}
         vars: {global: {x: {}}}

@@ -100,6 +100,6 @@ def test_order_takes_turns_in_the_listed_order_fixed_for_the_round(hexg):
 
 
 def test_region_needs_a_property_name(tmp_path):
-    from interpreter.problems import DefinitionError
+    from interpreter.definition.problems import DefinitionError
     with pytest.raises(DefinitionError, match="region\\(\\) takes a property name"):
         make_game(tmp_path, HEX.replace("region(x, 'color')", "region(x, 'colour')"))

@@ -2,9 +2,9 @@
 the shipped game definitions."""
 import pytest
 
-from interpreter.bots import GreedyBot, NoLegalAction, RandomBot, decide, make_bot
-from interpreter.playout import GameTooLong, play_game, seat_bots
-from interpreter.simulate import simulate, text
+from interpreter.players.bots import GreedyBot, NoLegalAction, RandomBot, decide, make_bot
+from interpreter.engine.playout import GameTooLong, play_game, seat_bots
+from interpreter.analysis.simulate import simulate, text
 
 
 class IllegalMove(Exception):

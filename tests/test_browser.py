@@ -31,8 +31,8 @@ from werkzeug.serving import make_server  # noqa: E402
 
 from goldens import check_screenshot, check_text  # noqa: E402
 from interpreter.game import load_game  # noqa: E402
-from interpreter.tables import Table  # noqa: E402
-from interpreter.webtable import create_app  # noqa: E402
+from interpreter.table.tables import Table  # noqa: E402
+from interpreter.table.webtable import create_app  # noqa: E402
 from test_presentation import TABLES, english_words, first_table  # noqa: E402
 
 GOLDEN = Path(__file__).parent / "golden_web"

@@ -12,9 +12,13 @@ import stat
 
 import pytest
 
-from interpreter import cache, compiler, dsl
+from interpreter.definition import cache
+
+from interpreter.language import compiler
+
+from interpreter.language import dsl
 from interpreter.game import load_game
-from interpreter.problems import DefinitionError
+from interpreter.definition.problems import DefinitionError
 
 from conftest import ROOT
 

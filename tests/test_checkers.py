@@ -10,11 +10,11 @@ import textwrap
 
 import pytest
 
-from interpreter.compiler import RuleError
+from interpreter.language.compiler import RuleError
 from interpreter.game import load_game
-from interpreter.invariants import action_leaks, hidden_leaks
-from interpreter.loader import load_yaml_text
-from interpreter.scenario import Runner
+from interpreter.engine.invariants import action_leaks, hidden_leaks
+from interpreter.definition.loader import load_yaml_text
+from interpreter.analysis.scenario import Runner
 
 from games import make_game
 

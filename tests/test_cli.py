@@ -165,7 +165,7 @@ def test_simulate_mixed_seats(capsys):
 
 def test_replay_reproduces_the_original_final_state(capsys, tmp_path):
     from interpreter.game import load_game
-    from interpreter.playout import play_game
+    from interpreter.engine.playout import play_game
 
     game = load_game(GAME)
     original = play_game(game, 4, seed=9, bots="random")

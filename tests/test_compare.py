@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.cli import main
-from interpreter.compare import (NO_TRIGGER, compare, compare_text, delta, describe, mean_difference, newcombe,
+from interpreter.analysis.compare import (NO_TRIGGER, compare, compare_text, delta, describe, mean_difference, newcombe,
                                  play_side, summarize, wilson)
 from interpreter.game import load_game
 
@@ -129,7 +129,7 @@ def test_play_side_records_errors_and_goes_on():
 
 def test_plot_writes_a_png(tmp_path):
     pytest.importorskip("matplotlib")
-    from interpreter.compare import plot
+    from interpreter.analysis.compare import plot
 
     base = load_game(MARKET)
     result = compare(base, base, players=2, games=3, seed=1)
@@ -212,7 +212,7 @@ def test_compare_reports_how_often_a_changed_component_was_used_and_how_its_user
 
 
 def test_usage_counts_what_was_played_not_what_bots_tried(tmp_path):
-    from interpreter.parallel import game_record
+    from interpreter.analysis.parallel import game_record
 
     market = load_game(MARKET)
     searched = game_record(market, 2, 3, "mcts:iterations=10", usage=True)

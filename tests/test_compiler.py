@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from interpreter import rng
-from interpreter.compiler import LIMIT, RuleError
-from interpreter.problems import DefinitionError
+from interpreter.engine import rng
+from interpreter.language.compiler import LIMIT, RuleError
+from interpreter.definition.problems import DefinitionError
 
 from games import evaluate_all, make_game, position_of, problem_about, problems_of, split_items
 

@@ -3,7 +3,7 @@ an error, component-type `hooks:` are refused (they were never run)."""
 
 import pytest
 
-from interpreter.compiler import RuleError
+from interpreter.language.compiler import RuleError
 
 from games import action_ids, make_game, problems_of
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.bots import GreedyBot, decide, make_bot, margin
-from interpreter.determinize import Determinizer, knowledge, unrecorded
+from interpreter.players.bots import GreedyBot, decide, make_bot, margin
+from interpreter.players.determinize import Determinizer, knowledge, unrecorded
 from interpreter.game import load_game
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.cli import main
-from interpreter.diff import diff_text, line_diff, normalized, outline, rule_lines, rules_diff
+from interpreter.analysis.diff import diff_text, line_diff, normalized, outline, rule_lines, rules_diff
 from interpreter.game import load_game
 
 ROOT = Path(__file__).resolve().parent.parent

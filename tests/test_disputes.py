@@ -1,6 +1,6 @@
 """Disputed rules as data: a rule whose sources disagree names its readings, bound to a game option.
 
-The definition section `disputes` is checked at load (interpreter/disputes.py); `meeple verify` lists every
+The definition section `disputes` is checked at load (interpreter/definition/disputes.py); `meeple verify` lists every
 dispute with its readings and sources, and `--alternatives` runs the scenarios under every reading and names
 the scenarios that tell the readings apart.
 """
@@ -12,8 +12,8 @@ import pytest
 
 from interpreter.cli import main
 from interpreter.game import load_game
-from interpreter.problems import DefinitionError
-from interpreter.verify import report_text, verify
+from interpreter.definition.problems import DefinitionError
+from interpreter.analysis.verify import report_text, verify
 
 from conftest import ROOT
 

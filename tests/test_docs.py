@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from conftest import ROOT
-from interpreter.vocabulary import AGGREGATES, FUNCTIONS
+from interpreter.language.vocabulary import AGGREGATES, FUNCTIONS
 
 REFERENCE = (ROOT / "docs" / "dsl-reference.md").read_text(encoding="utf-8")
 
@@ -38,10 +38,10 @@ def test_every_listed_function_has_a_meaning_and_an_example():
 
 
 def test_the_bounds_in_the_reference_are_the_engine_s():
-    from interpreter.flow import ADVANCE_GUARD, DEFAULT_MAX
-    from interpreter.simulate import MAX_DECISIONS
-    from interpreter.verify import MAX_DECISIONS as VERIFY_DECISIONS
-    from interpreter.world import STEP_BUDGET
+    from interpreter.engine.flow import ADVANCE_GUARD, DEFAULT_MAX
+    from interpreter.analysis.simulate import MAX_DECISIONS
+    from interpreter.analysis.verify import MAX_DECISIONS as VERIFY_DECISIONS
+    from interpreter.language.world import STEP_BUDGET
     assert f"default {DEFAULT_MAX:,}" in REFERENCE
     assert f"{ADVANCE_GUARD:,} nodes" in REFERENCE
     assert f"{STEP_BUDGET:,} per effect" in REFERENCE
@@ -51,7 +51,7 @@ def test_the_bounds_in_the_reference_are_the_engine_s():
 
 def test_the_authoring_guide_s_snippets_make_a_game_that_plays_and_passes_its_scenario(tmp_path):
     from interpreter.game import load_game
-    from interpreter.scenario import run_game_scenarios
+    from interpreter.analysis.scenario import run_game_scenarios
     guide = (ROOT / "docs" / "authoring.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```yaml\n(.*?)```", guide, re.S)
     game_dir = tmp_path / "high_card"

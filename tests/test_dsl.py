@@ -7,7 +7,7 @@ names (`binop`, `compare`, `ternary`, `call_gen`, ...) and the statement forms.
 import pytest
 from lark import Token
 
-from interpreter.dsl import KEYWORDS, DslSyntaxError, parse_expr, parse_stmts
+from interpreter.language.dsl import KEYWORDS, DslSyntaxError, parse_expr, parse_stmts
 
 
 def shape(t):

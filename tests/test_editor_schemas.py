@@ -16,7 +16,7 @@ import jsonschema
 import pytest
 
 from conftest import ROOT
-from interpreter.loader import load_yaml
+from interpreter.definition.loader import load_yaml
 
 MODELINE = re.compile(r"^# yaml-language-server: \$schema=(\S+)\s*$")
 SHIPPED = sorted(p for d in ("gamedefs", "examples") for p in (ROOT / d).rglob("*.yaml"))

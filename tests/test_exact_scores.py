@@ -1,4 +1,4 @@
-"""Exact scores (interpreter/exact.py): a scoring item `divided_by` a number is an exact share — a Fraction
+"""Exact scores (interpreter/engine/exact.py): a scoring item `divided_by` a number is an exact share — a Fraction
 when not whole — compared exactly, and written "n/d" wherever scores leave the engine as JSON."""
 
 import json
@@ -6,11 +6,11 @@ from fractions import Fraction
 
 import pytest
 
-from interpreter.compiler import RuleError
-from interpreter.exact import plain, share, text
+from interpreter.language.compiler import RuleError
+from interpreter.engine.exact import plain, share, text
 from interpreter.game import load_game
-from interpreter.presentation import present
-from interpreter.record import finish
+from interpreter.table.presentation import present
+from interpreter.table.record import finish
 
 from conftest import ROOT
 
@@ -54,7 +54,7 @@ def test_a_fractional_score_is_written_as_text_in_records_and_pictures():
 
 
 def test_the_generated_rules_say_the_share():
-    from interpreter.rules_text import rulebook
+    from interpreter.readback.rules_text import rulebook
     game = load_game(TOWERS)
     en = json.dumps(rulebook(game, "en"), ensure_ascii=False)
     zh = json.dumps(rulebook(game, "zh"), ensure_ascii=False)
@@ -65,7 +65,7 @@ def test_the_generated_rules_say_the_share():
 def test_a_divisor_that_is_not_a_number_is_refused_at_load(tmp_path):
     import shutil
 
-    from interpreter.problems import DefinitionError
+    from interpreter.definition.problems import DefinitionError
     d = tmp_path / "towers"
     shutil.copytree(TOWERS, d)
     text = (d / "game.yaml").read_text()

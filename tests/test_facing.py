@@ -1,11 +1,11 @@
-"""Visibility per piece (interpreter/facing.py): a card face down in a public zone, shown to one seat, shown
+"""Visibility per piece (interpreter/engine/facing.py): a card face down in a public zone, shown to one seat, shown
 to everyone; views, narration, leak checks, save/load and the bots' sampled states follow it."""
 
 import random
 
-from interpreter.determinize import sample_state
+from interpreter.players.determinize import sample_state
 from interpreter.game import load_game
-from interpreter.invariants import action_leaks, hidden_leaks
+from interpreter.engine.invariants import action_leaks, hidden_leaks
 
 from conftest import ROOT
 

@@ -9,10 +9,10 @@ import random
 
 import pytest
 
-from interpreter import fastpath
-from interpreter.bench import random_playout
+from interpreter.engine import fastpath
+from interpreter.analysis.bench import random_playout
 from interpreter.game import IllegalAction, load_game
-from interpreter.playout import play_game
+from interpreter.engine.playout import play_game
 
 from conftest import ROOT, game_dirs
 

@@ -6,7 +6,7 @@ value read at the end spells the order in which they ran.
 
 import pytest
 
-from interpreter.compiler import RuleError
+from interpreter.language.compiler import RuleError
 
 from games import action_ids, make_game, problem_about, problems_of
 

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from interpreter.game import GameSetupError, IllegalAction, load_game
-from interpreter.problems import DefinitionError, InputError
+from interpreter.definition.problems import DefinitionError, InputError
 
 from conftest import ROOT
 from games import action_ids, make_game, run_random
@@ -401,6 +401,6 @@ def test_evaluate_reads_any_expression_in_a_state(shop):
     s = shop.new_game(2)
     assert shop.evaluate(s, "player_count") == 2
     assert shop.evaluate(s, "player.coins", player=1) == shop.evaluate(s, "player.coins", player=1)
-    from interpreter.problems import DefinitionError
+    from interpreter.definition.problems import DefinitionError
     with pytest.raises(DefinitionError, match="unknown name"):
         shop.evaluate(s, "no_such_name")

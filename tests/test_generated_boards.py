@@ -5,8 +5,8 @@ shipped game."""
 
 import pytest
 
-from interpreter.compiler import RuleError
-from interpreter.limits import MAX_BOARD_SPACES
+from interpreter.language.compiler import RuleError
+from interpreter.definition.limits import MAX_BOARD_SPACES
 
 from games import make_game, problem_about, problems_of
 

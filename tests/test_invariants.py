@@ -2,7 +2,7 @@
 
 import pytest
 
-from interpreter.invariants import check_state, hidden_leaks, pieces_consistent, resource_holders, resource_totals
+from interpreter.engine.invariants import check_state, hidden_leaks, pieces_consistent, resource_holders, resource_totals
 
 from games import make_game, run_random
 
@@ -132,7 +132,7 @@ def test_the_view_of_a_game_leaks_nothing(bank):
 
 
 def test_an_action_naming_a_hidden_piece_is_a_leak(tmp_path):
-    from interpreter.invariants import action_leaks
+    from interpreter.engine.invariants import action_leaks
     game = make_game(tmp_path, """
     game: {id: peek, players: [2]}
     zones:

@@ -10,7 +10,7 @@ import random
 import shutil
 
 from interpreter.game import load_game
-from interpreter.verify import verify
+from interpreter.analysis.verify import verify
 
 from conftest import ROOT
 

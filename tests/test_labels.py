@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from games import make_game
-from interpreter.labels import for_seat
-from interpreter.problems import DefinitionError
+from interpreter.language.labels import for_seat
+from interpreter.definition.problems import DefinitionError
 
 GAME = """
     game: {id: told, players: [2]}

@@ -4,12 +4,12 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.bots import BotSpecError, GreedyBot, decide, make_bot, parse_bot_spec
+from interpreter.players.bots import BotSpecError, GreedyBot, decide, make_bot, parse_bot_spec
 from interpreter.cli import main
 from interpreter.game import load_game
-from interpreter.ladder import ladder, ladder_text, lineups
-from interpreter.mcts import MctsBot, reward
-from interpreter.playout import play_game
+from interpreter.analysis.ladder import ladder, ladder_text, lineups
+from interpreter.players.mcts import MctsBot, reward
+from interpreter.engine.playout import play_game
 
 LOW_CARDS = Path(__file__).resolve().parent / "fixtures" / "low_cards"
 
@@ -103,8 +103,8 @@ def test_play_help_documents_the_bots_and_their_budgets(capsys):
 def test_a_sample_the_rules_cannot_play_on_is_dropped_not_fatal(low_cards):
     """What the seat cannot see may be dealt in a way the rules never reach (a payment its payer cannot
     make); a rule error on such a sample costs the search that iteration only."""
-    from interpreter.compiler import RuleError
-    from interpreter.rollout import random_rollout
+    from interpreter.language.compiler import RuleError
+    from interpreter.players.rollout import random_rollout
 
     calls = []
 
@@ -125,7 +125,7 @@ def test_the_search_starts_from_the_one_step_value_of_each_action(low_cards):
     """With `prior`, every action of the seat starts with visits worth the score margin right after it:
     here the lowest card of the row (fewest penalty points) starts ahead of the others."""
     values = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
-    from interpreter.determinize import Determinizer
+    from interpreter.players.determinize import Determinizer
 
     for seed in range(1, 4):
         s = low_cards.new_game(2, seed)

@@ -9,9 +9,9 @@ import pytest
 from conftest import ROOT
 from games import make_game
 from interpreter.cli import main
-from interpreter.labels import for_seat
-from interpreter.problems import DefinitionError
-from interpreter.words import Texts, say
+from interpreter.language.labels import for_seat
+from interpreter.definition.problems import DefinitionError
+from interpreter.table.words import Texts, say
 
 NUMBER_RUN = str(ROOT / "examples" / "number_run")
 

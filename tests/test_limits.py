@@ -1,16 +1,16 @@
 """Budgets and static checks: a definition that would cost unbounded time or memory, or that would load and
 then fail in every game, is refused at load with a located, named problem (or, while playing, a RuleError
-naming the limit). See interpreter/limits.py and interpreter/static_checks.py."""
+naming the limit). See interpreter/definition/limits.py and interpreter/definition/static_checks.py."""
 
 import textwrap
 from pathlib import Path
 
 import pytest
 
-from interpreter import limits
-from interpreter.compiler import RuleError
+from interpreter.definition import limits
+from interpreter.language.compiler import RuleError
 from interpreter.game import load_game
-from interpreter.problems import DefinitionError
+from interpreter.definition.problems import DefinitionError
 
 from games import make_game, problems_of
 

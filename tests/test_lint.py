@@ -1,7 +1,7 @@
 """The lint: what a rulebook encoding writes but never reads, never uses, can never reach."""
 
 from interpreter.game import load_game
-from interpreter.lint import lint
+from interpreter.analysis.lint import lint
 
 from conftest import ROOT
 

@@ -3,8 +3,8 @@ list var (a repetition rule)."""
 
 import pytest
 
-from interpreter.compiler import RuleError
-from interpreter.limits import MAX_LIST
+from interpreter.language.compiler import RuleError
+from interpreter.definition.limits import MAX_LIST
 
 from games import make_game, problem_about, problems_of
 
@@ -130,7 +130,7 @@ def test_an_unknown_item_type_is_refused(tmp_path):
 
 
 def test_a_saved_state_with_a_list_var_that_is_not_a_list_is_refused(queue):
-    from interpreter.state import StateFormatError
+    from interpreter.engine.state import StateFormatError
     d = queue.to_json(queue.apply(queue.new_game(2), "join"))
     assert d["vars"]["line"] == [0]
     d["vars"]["line"] = 5
@@ -145,7 +145,7 @@ def test_a_saved_state_with_a_list_var_that_is_not_a_list_is_refused(queue):
 ])
 def test_the_rules_text_says_loops_lists_and_board_walks_in_words(lang, words):
     from interpreter.game import load_game
-    from interpreter.phrases import Names, Phrases, lines_text
+    from interpreter.readback.phrases import Names, Phrases, lines_text
     from conftest import ROOT
     game = load_game(ROOT / "examples" / "mechanisms" / "ice_rink")
     text = "\n".join(lines_text(Phrases(Names(game.definition, lang)).stmts(

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from interpreter.loader import Limits, load_yaml, load_yaml_text
-from interpreter.problems import DefinitionError, InputError, Location
+from interpreter.definition.loader import Limits, load_yaml, load_yaml_text
+from interpreter.definition.problems import DefinitionError, InputError, Location
 
 
 def load(text, **limits):

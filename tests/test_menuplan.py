@@ -1,4 +1,4 @@
-"""Menus planned at load (interpreter/menuplan.py): where each part of an action's condition runs.
+"""Menus planned at load (interpreter/language/menuplan.py): where each part of an action's condition runs.
 
 A part that reads no choice is computed once per menu; a conjunct is checked at the outermost loop that
 binds what it reads, so an action whose choice-free part is false offers nothing without its choices being
@@ -8,7 +8,7 @@ transcripts check that no shipped game's menus changed.
 
 import pytest
 
-from interpreter.compiler import RuleError
+from interpreter.language.compiler import RuleError
 
 from games import action_ids, make_game
 

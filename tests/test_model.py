@@ -5,7 +5,7 @@ import shutil
 import pytest
 
 from interpreter.game import load_game
-from interpreter.problems import DefinitionError
+from interpreter.definition.problems import DefinitionError
 
 from conftest import ROOT
 

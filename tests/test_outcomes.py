@@ -106,7 +106,7 @@ def test_a_plain_game_keeps_its_outcome_keys():
 
 
 def test_the_outcome_picture_tells_a_shared_loss():
-    from interpreter.presentation import Labels, outcome_model
+    from interpreter.table.presentation import Labels, outcome_model
     game = load_game(LEVEE)
     s = game.new_game(2)
     for a in ("shore", "shore", "shore", "shore", "build", "build"):

@@ -9,9 +9,9 @@ import pytest
 
 from interpreter.cli import main
 from interpreter.game import load_game
-from interpreter.problems import DefinitionError
-from interpreter.simulate import simulate
-from interpreter.verify import verify
+from interpreter.definition.problems import DefinitionError
+from interpreter.analysis.simulate import simulate
+from interpreter.analysis.verify import verify
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = "puerto_rico"
@@ -226,7 +226,7 @@ def test_bench_with_the_variant(capsys):
 
 
 def test_overlay_problems_are_all_reported_even_with_a_bad_header(tmp_path):
-    from interpreter.problems import DefinitionError
+    from interpreter.definition.problems import DefinitionError
     f = tmp_path / "o.yaml"
     f.write_text("overlay:\n  base: market_day\n  labl: oops\nset:\n"
                  "  defs.held: \"count(x for x in p.hand if x.crop == k) + 0\"\n"

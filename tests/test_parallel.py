@@ -2,12 +2,12 @@
 import pytest
 
 from conftest import ROOT
-from interpreter.bots import make_bot
+from interpreter.players.bots import make_bot
 from interpreter.cli import main
-from interpreter.compare import compare
+from interpreter.analysis.compare import compare
 from interpreter.game import load_game
-from interpreter.parallel import ParallelError, game_record, play_many
-from interpreter.simulate import simulate
+from interpreter.analysis.parallel import ParallelError, game_record, play_many
+from interpreter.analysis.simulate import simulate
 
 MARKET_DAY = ROOT / "examples" / "market_day"
 
@@ -94,7 +94,7 @@ def test_a_local_dask_cluster_gives_the_serial_results(market_day):
 
 
 def test_a_worker_with_another_copy_of_the_game_refuses_to_play(market_day, tmp_path):
-    from interpreter import parallel
+    from interpreter.analysis import parallel
 
     root, variants, digest = parallel._origin(market_day)
     with pytest.raises(ParallelError, match="differs"):

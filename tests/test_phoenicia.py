@@ -8,7 +8,7 @@ particular to this encoding: which values no source gives, and that games end by
 import random
 
 from interpreter.game import load_game
-from interpreter.lint import lint
+from interpreter.analysis.lint import lint
 
 from conftest import ROOT
 
@@ -95,7 +95,7 @@ OTHER_READINGS = [
 
 
 def test_every_option_plays_to_the_vp_target_and_conserves_disks_workers_and_storehouses():
-    from interpreter.invariants import check_state, resource_totals
+    from interpreter.engine.invariants import check_state, resource_totals
     game = load_game(GAME)
     for k, options in enumerate(OTHER_READINGS):
         s = game.new_game(3, seed=20 + k, options=options)

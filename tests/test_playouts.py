@@ -12,8 +12,8 @@ import random
 import pytest
 
 from interpreter.game import IllegalAction, load_game
-from interpreter.problems import DefinitionError
-from interpreter.invariants import action_leaks, check_state, hidden_leaks, resource_totals
+from interpreter.definition.problems import DefinitionError
+from interpreter.engine.invariants import action_leaks, check_state, hidden_leaks, resource_totals
 
 from conftest import game_dirs
 

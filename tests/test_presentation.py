@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from interpreter.game import load_game
-from interpreter.narration import narrate
-from interpreter.presentation import present
-from interpreter.resources import data_dir
-from interpreter.state import from_json as state_from_json
-from interpreter.textview import picture
-from interpreter.words import WORDS
+from interpreter.table.narration import narrate
+from interpreter.table.presentation import present
+from interpreter.definition.resources import data_dir
+from interpreter.engine.state import from_json as state_from_json
+from interpreter.table.textview import picture
+from interpreter.table.words import WORDS
 from goldens import check_text
 
 GOLDEN = Path(__file__).parent / "golden_pictures"
@@ -193,7 +193,7 @@ def test_narration_never_tells_another_seats_hidden_counters():
 def test_a_display_section_naming_what_does_not_exist_is_an_authors_error(tmp_path):
     import shutil
 
-    from interpreter.problems import DefinitionError
+    from interpreter.definition.problems import DefinitionError
 
     shutil.copytree(Path(__file__).parent.parent / "examples" / "market_day", tmp_path / "g")
     (tmp_path / "g" / "display.yaml").write_text(

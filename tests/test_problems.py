@@ -4,7 +4,7 @@ import pickle
 
 import pytest
 
-from interpreter.problems import (
+from interpreter.definition.problems import (
     DefinitionError,
     InputError,
     Location,

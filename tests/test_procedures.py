@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games import make_game
-from interpreter.problems import DefinitionError
+from interpreter.definition.problems import DefinitionError
 
 GAME = """
     game: {id: proc, players: [2]}

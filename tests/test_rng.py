@@ -5,7 +5,7 @@ from collections import Counter
 from hypothesis import given
 from hypothesis import strategies as st
 
-from interpreter import rng
+from interpreter.engine import rng
 
 seeds = st.integers(-2 ** 70, 2 ** 70)
 

@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from interpreter.game import load_game
-from interpreter.problems import DefinitionError
+from interpreter.definition.problems import DefinitionError
 
 from conftest import ROOT
 
@@ -62,7 +62,7 @@ def test_a_mutated_definition_loads_or_reports_problems_never_a_traceback(tmp_pa
     # It still loads: then it must start and play (or stop with a RuleError naming the rule, never crash).
     import random
 
-    from interpreter.compiler import RuleError
+    from interpreter.language.compiler import RuleError
     try:
         s = g.new_game(g.player_counts[0], seed=1)
         r = random.Random(1)
@@ -87,7 +87,7 @@ TOKENS = ["player", "players", "p", "x", "coins", ".", "coins", "hand", "size", 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(words=st.lists(st.sampled_from(TOKENS), min_size=1, max_size=12))
 def test_any_expression_text_compiles_or_is_reported_never_a_traceback(tmp_path_factory, words):
-    from interpreter.compiler import RuleError
+    from interpreter.language.compiler import RuleError
     d = tmp_path_factory.mktemp("expr")
     src = (ROOT / "examples/market_day/game.yaml").read_text(encoding="utf-8")
     expr = " ".join(words).replace('"', "'")

@@ -13,10 +13,10 @@ import pytest
 
 from interpreter.cli import main
 from interpreter.game import load_game
-from interpreter.phrases import AGGREGATE_NAMES, FUNCTION_WORDS, TEMPLATES, Names, Phrases, lines_text
-from interpreter.rules_text import rulebook
-from interpreter.rules_writers import to_html, to_markdown
-from interpreter.vocabulary import AGGREGATES, FUNCTIONS
+from interpreter.readback.phrases import AGGREGATE_NAMES, FUNCTION_WORDS, TEMPLATES, Names, Phrases, lines_text
+from interpreter.readback.rules_text import rulebook
+from interpreter.readback.rules_writers import to_html, to_markdown
+from interpreter.language.vocabulary import AGGREGATES, FUNCTIONS
 
 from conftest import ROOT
 

@@ -6,8 +6,8 @@ import textwrap
 import pytest
 
 from interpreter.game import load_game
-from interpreter.problems import DefinitionError
-from interpreter.scenario import load_scenarios, run_game_scenarios, scenario_files
+from interpreter.definition.problems import DefinitionError
+from interpreter.analysis.scenario import load_scenarios, run_game_scenarios, scenario_files
 
 from conftest import ROOT, game_dirs
 
@@ -133,7 +133,7 @@ DICE = ROOT / "examples" / "dice_cave"
 def run_one(game_dir, tmp_path, text):
     """Run the scenarios of one scenario file written in tmp_path against a game directory."""
     from interpreter.game import load_game
-    from interpreter.scenario import run_game_scenarios
+    from interpreter.analysis.scenario import run_game_scenarios
     f = tmp_path / "s.yaml"
     f.write_text(textwrap.dedent(text), encoding="utf-8")
     return run_game_scenarios(load_game(game_dir), game_dir, [f])
@@ -186,7 +186,7 @@ def test_a_fixed_draw_of_the_wrong_sort_is_reported(tmp_path):
 
 def test_resuming_inside_an_each_player_loop_follows_its_order(tmp_path):
     from interpreter.game import load_game
-    from interpreter.scenario import run_game_scenarios
+    from interpreter.analysis.scenario import run_game_scenarios
     root = tmp_path / "g"
     root.mkdir()
     (root / "game.yaml").write_text(textwrap.dedent("""

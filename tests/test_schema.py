@@ -8,10 +8,10 @@ import pytest
 import referencing
 import referencing.exceptions
 
-from interpreter import resources
-from interpreter.loader import load_yaml, load_yaml_text
-from interpreter.problems import Location
-from interpreter.schema import _retrieve, load_schema, schema_path, validate_document
+from interpreter.definition import resources
+from interpreter.definition.loader import load_yaml, load_yaml_text
+from interpreter.definition.problems import Location
+from interpreter.definition.schema import _retrieve, load_schema, schema_path, validate_document
 
 ROOT = Path(__file__).resolve().parent.parent
 

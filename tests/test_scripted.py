@@ -1,4 +1,4 @@
-"""Scripted seats (interpreter/scripted.py): a seat at the table that makes no decisions.
+"""Scripted seats (interpreter/engine/scripted.py): a seat at the table that makes no decisions.
 
 The example is examples/mechanisms/pacer: one or two runners race with a pacer, whose stride the rules roll.
 """
@@ -8,13 +8,13 @@ import random
 
 import pytest
 
-from interpreter.bots import decide, make_bot
-from interpreter.compiler import RuleError
+from interpreter.players.bots import decide, make_bot
+from interpreter.language.compiler import RuleError
 from interpreter.game import load_game
-from interpreter.presentation import present
-from interpreter.rules_text import rulebook
-from interpreter.state import StateFormatError
-from interpreter.textview import picture
+from interpreter.table.presentation import present
+from interpreter.readback.rules_text import rulebook
+from interpreter.engine.state import StateFormatError
+from interpreter.table.textview import picture
 
 from conftest import ROOT
 from games import make_game, problem_about, problems_of

@@ -11,11 +11,11 @@ import json
 import pytest
 
 from conftest import ROOT
-from interpreter import simultaneous
-from interpreter.bots import decide, make_bot
+from interpreter.engine import simultaneous
+from interpreter.players.bots import decide, make_bot
 from interpreter.game import IllegalAction, load_game
-from interpreter.secrecy import sealed_leaks
-from interpreter.verify import verify
+from interpreter.analysis.secrecy import sealed_leaks
+from interpreter.analysis.verify import verify
 
 LANTERNS = ROOT / "examples" / "lantern_bids"
 LEAKY = ROOT / "tests" / "fixtures" / "leaky_sealed"
@@ -34,7 +34,7 @@ def bid(game, s, seat, value):
 
 def perceived(game, s, seat, narration):
     """Everything `seat` perceives before it chooses: its view, its menu with labels, the narration so far."""
-    from interpreter.labels import for_seat
+    from interpreter.language.labels import for_seat
     view = game.view(s, seat)
     view.pop("decisions")
     menu = game.legal_actions(s, player=seat)
@@ -135,7 +135,7 @@ def test_verify_passes_the_sealed_game_and_rejects_the_leaky_encoding():
 
 def test_only_some_seats_may_choose_and_a_wrong_list_is_refused(tmp_path):
     from games import make_game
-    from interpreter.problems import DefinitionError
+    from interpreter.definition.problems import DefinitionError
     text = """
         game: {id: some, players: [3]}
         vars: {player: {n: {}}}
@@ -156,7 +156,7 @@ def test_only_some_seats_may_choose_and_a_wrong_list_is_refused(tmp_path):
 
 
 def test_the_narration_of_a_sealed_choice_tells_it_to_the_chooser_only(game):
-    from interpreter.labels import for_seat
+    from interpreter.language.labels import for_seat
     s0 = game.new_game(3, seed=5)
     log = []
     game.apply(s0, bid(game, s0, 1, 4), player=1, log=log)

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from interpreter.game import load_game
-from interpreter.state import State, StateFormatError
+from interpreter.engine.state import State, StateFormatError
 
 from conftest import ROOT
 from games import make_game, run_random

@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from interpreter.consistency import state_problem
+from interpreter.engine.consistency import state_problem
 from interpreter.game import IllegalAction, load_game
-from interpreter.invariants import check_state, hidden_leaks, resource_totals
+from interpreter.engine.invariants import check_state, hidden_leaks, resource_totals
 
 from conftest import game_dirs
 from games import run_random

@@ -1,4 +1,4 @@
-"""Saved states are untrusted: `from_json` checks their meaning (interpreter/consistency.py).
+"""Saved states are untrusted: `from_json` checks their meaning (interpreter/engine/consistency.py).
 
 A tamper run takes reachable states of every shipped game and changes their JSON one field at a time (a
 value up or down, negative, of another type, huge; an entry removed or added; two pieces swapped; a flow
@@ -12,9 +12,9 @@ import random
 
 import pytest
 
-from interpreter.compiler import RuleError
+from interpreter.language.compiler import RuleError
 from interpreter.game import StateFormatError, load_game
-from interpreter.invariants import check_state, resource_totals
+from interpreter.engine.invariants import check_state, resource_totals
 
 from conftest import ROOT
 from games import run_random
@@ -161,7 +161,7 @@ def test_a_state_checker_catches_each_kind_of_corruption():
                                         ("decisions", 1.0)])
 def test_the_shape_check_refuses_numbers_written_otherwise(key, value):
     """state.from_json itself (before the meaning checks) wants whole numbers, not text or floats."""
-    from interpreter.state import from_json
+    from interpreter.engine.state import from_json
     game = load("market_day")
     d = json.loads(json.dumps(game.to_json(game.new_game(2, seed=1))))
     d[key] = value

@@ -9,8 +9,8 @@ import pytest
 
 from interpreter import cli
 from interpreter.game import load_game
-from interpreter.record import read_record
-from interpreter.terminal import Numbering, Setup, TerminalTable
+from interpreter.table.record import read_record
+from interpreter.table.terminal import Numbering, Setup, TerminalTable
 from test_presentation import SHIPPED, english_words, first_table
 
 

@@ -5,10 +5,10 @@ import random
 
 import pytest
 
-from interpreter import fastpath
+from interpreter.engine import fastpath
 from interpreter.game import load_game
-from interpreter.textleaks import text_leaks
-from interpreter.verify import report_text, verify
+from interpreter.analysis.textleaks import text_leaks
+from interpreter.analysis.verify import report_text, verify
 
 from conftest import ROOT
 

@@ -6,8 +6,8 @@ import json
 import pytest
 
 from interpreter.cli import main
-from interpreter.rulebook_outline import outline
-from interpreter.translation import _refs, cited_titles, norm, sections, strip_notes
+from interpreter.analysis.rulebook_outline import outline
+from interpreter.analysis.translation import _refs, cited_titles, norm, sections, strip_notes
 
 from conftest import ROOT
 

@@ -1,5 +1,5 @@
 """A seat's view tells nothing of the pieces it may not see beyond what the definition makes public
-(interpreter/unseen.py): a piece in a hidden zone, in another player's hand or face down keeps in the view's
+(interpreter/engine/unseen.py): a piece in a hidden zone, in another player's hand or face down keeps in the view's
 piece table its setup type and no field value; the leak checks report a view that says more; a bot's
 sampled state gives those pieces whole values again."""
 
@@ -7,11 +7,11 @@ import random
 
 import pytest
 
-from interpreter import unseen
-from interpreter.determinize import sample_state
-from interpreter.facing import piece_seen
+from interpreter.engine import unseen
+from interpreter.players.determinize import sample_state
+from interpreter.engine.facing import piece_seen
 from interpreter.game import load_game
-from interpreter.invariants import hidden_leaks
+from interpreter.engine.invariants import hidden_leaks
 
 from conftest import ROOT
 

@@ -8,11 +8,11 @@ import textwrap
 
 import pytest
 
-from interpreter import parser_cache
+from interpreter.definition import parser_cache
 from interpreter.cli import main
 from interpreter.game import IllegalAction, load_game
-from interpreter.problems import DefinitionError, InputError
-from interpreter.untrusted import MAX_INT_DIGITS, MAX_JSON_DEPTH, option_value, parse_json, read_action_list
+from interpreter.definition.problems import DefinitionError, InputError
+from interpreter.definition.untrusted import MAX_INT_DIGITS, MAX_JSON_DEPTH, option_value, parse_json, read_action_list
 
 GRAMMAR = 'start: WORD\n%import common.WORD\n'
 OPTIONS = dict(parser="lalr")
@@ -63,7 +63,7 @@ def test_a_cache_others_may_write_is_not_used(tmp_path, monkeypatch):
 
 def test_the_dsl_parser_never_uses_a_pickle_in_the_temporary_directory():
     import inspect
-    from interpreter import dsl
+    from interpreter.language import dsl
     source = inspect.getsource(dsl) + inspect.getsource(parser_cache)
     assert "cache=True" not in source and "pickle" not in source.replace("never a pickle", "")
 
@@ -176,8 +176,8 @@ def test_overlay_scenario_paths_stay_in_the_overlays_folder(tmp_path, entry):
 # ------------------------------------------------------------------ the Python API takes a name or a game
 
 def test_simulate_and_compare_take_a_game_name_or_a_game():
-    from interpreter.compare import compare
-    from interpreter.simulate import simulate
+    from interpreter.analysis.compare import compare
+    from interpreter.analysis.simulate import simulate
     by_name = simulate("examples/market_day", players=2, games=2)
     by_game = simulate(load_game("examples/market_day"), players=2, games=2)
     assert by_name["completed"] == by_game["completed"] == 2 and by_name["errors"] == []
@@ -188,7 +188,7 @@ def test_simulate_and_compare_take_a_game_name_or_a_game():
 
 @pytest.mark.parametrize("bad", [42, None, ["market_day"]])
 def test_simulate_refuses_what_is_no_game_with_a_message(bad):
-    from interpreter.simulate import simulate
+    from interpreter.analysis.simulate import simulate
     with pytest.raises(TypeError, match="expected a game"):
         simulate(bad, players=2, games=1)
 

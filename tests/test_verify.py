@@ -3,7 +3,7 @@
 import json
 
 from interpreter.cli import main
-from interpreter.verify import report_text, verify
+from interpreter.analysis.verify import report_text, verify
 
 from conftest import ROOT
 

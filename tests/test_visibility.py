@@ -1,9 +1,9 @@
 """Visibility: a zone seen by everyone but its owner (`others`), a global var no one sees (`visible: none`),
-one rule (interpreter/visibility.py) for the views and the leak checks."""
+one rule (interpreter/engine/visibility.py) for the views and the leak checks."""
 
 from interpreter.game import load_game
-from interpreter.invariants import hidden_leaks
-from interpreter.visibility import sees
+from interpreter.engine.invariants import hidden_leaks
+from interpreter.engine.visibility import sees
 
 from conftest import ROOT
 

@@ -7,9 +7,9 @@ pieces 3, 4 are `big` (vp 5, 2 spaces).
 
 import pytest
 
-from interpreter import rng
-from interpreter.compiler import RuleError
-from interpreter.invariants import pieces_consistent
+from interpreter.engine import rng
+from interpreter.language.compiler import RuleError
+from interpreter.engine.invariants import pieces_consistent
 
 from games import evaluate_all, make_game, problem_about, problems_of, split_items
 

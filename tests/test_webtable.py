@@ -9,9 +9,9 @@ import pytest
 pytest.importorskip("flask")
 
 from interpreter.game import load_game  # noqa: E402
-from interpreter.webtable import create_app  # noqa: E402
-from interpreter.state import from_json as state_from_json  # noqa: E402
-from interpreter.visibility import sees, var_modes  # noqa: E402
+from interpreter.table.webtable import create_app  # noqa: E402
+from interpreter.engine.state import from_json as state_from_json  # noqa: E402
+from interpreter.engine.visibility import sees, var_modes  # noqa: E402
 from test_presentation import SHIPPED, first_table, hide_more  # noqa: E402
 
 

@@ -1,14 +1,14 @@
-"""Zones as values (interpreter/zonevalues.py): a zone family per kind, zone-valued vars, zones held by
+"""Zones as values (interpreter/language/zonevalues.py): a zone family per kind, zone-valued vars, zones held by
 pieces (stacks that move with their holder, or are left behind), and piece types that change where the
-definition allows it (interpreter/promotion.py)."""
+definition allows it (interpreter/language/promotion.py)."""
 
 import textwrap
 
 import pytest
 
-from interpreter.compiler import RuleError
+from interpreter.language.compiler import RuleError
 from interpreter.game import load_game
-from interpreter.problems import DefinitionError
+from interpreter.definition.problems import DefinitionError
 
 from conftest import ROOT
 

@@ -1,0 +1,219 @@
+"""Many bot games at once: on this machine's cores, or on a Dask cluster; the same records either way.
+
+    records = play_many(game, players=4, seeds=range(1, 1001), bot="random", jobs=2)
+    records = play_many(game, players=4, seeds=range(1, 1001), dask="tcp://127.0.0.1:8786")
+
+Each game is played where it runs and comes back as a small record (`game_record`: seed, decisions,
+scores, winners, end triggers, or seed and error), never as a state, so what a run keeps grows with the
+number of games only by a few numbers each. Records come back in seed order whatever finished first,
+and every game is seeded by its own seed alone, so a run on N cores or on a cluster gives exactly the
+records of a serial run.
+
+Local processes are forked (they inherit the loaded game: nothing is pickled). Where the platform
+cannot fork, and on a Dask cluster, each worker loads the game again from the files it was loaded from
+(`Game.origin`: the game's directory and its overlay files, which the workers must see at the same
+paths) and checks that its copy has the same content hash as the caller's before it plays.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+from typing import Any, Callable, Iterable, Sequence
+
+from ..engine.playout import MAX_DECISIONS, play_game
+
+DASK_INSTALL = "pip install 'meeple[dask]', or pip install 'dask[distributed]'"
+BATCH_TARGET = 8  # batches per worker: small enough to balance the load, large enough to amortise a task
+
+
+class ParallelError(ValueError):
+    """A run that cannot be spread out as asked (bots that are objects, a game not loaded from files,
+    Dask missing or unreachable)."""
+
+
+def default_jobs() -> int:
+    """All the cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def game_record(game, players: int, seed: Any, bot: str | Sequence[str] = "random",
+                options: dict | None = None, max_decisions: int = MAX_DECISIONS, measure: str | None = None,
+                keep_actions: bool = False, usage: bool = False, timing: bool = False) -> dict:
+    """Play one game and keep what a summary needs:
+    {seed, decisions, scores, winners, ends} or, when the game raised, {seed, error}; with `measure`,
+    also "measure": the value of that expression in the final state; with `keep_actions`, "actions": the
+    ids of the actions played (to save the game); with `usage`, what fired, per seat ({key: [count per
+    seat]}, see `usage.UsageMeter`); with `timing`, each seat's thinking time in seconds and its number of
+    decisions (think, moves: a measurement, so the only part of a record that differs between runs)."""
+    try:
+        rec = play_game(game, players, seed, bot, options=options, max_decisions=max_decisions, usage=usage)
+        value = game.evaluate(rec["state"], measure) if measure is not None else None
+    except Exception as exc:  # one game's fault is a finding of the run, not its end
+        return {"seed": seed, "error": f"{type(exc).__name__}: {exc}"}
+    out = rec["outcome"]
+    small = {"seed": seed, "decisions": rec["decisions"], "scores": list(out["scores"]),
+             "winners": list(out["winners"]), "ends": list(out.get("ends") or [])}
+    if measure is not None:
+        small["measure"] = value
+    if keep_actions:
+        small["actions"] = rec["actions"]
+    if timing:
+        small["think"] = [round(t, 6) for t in rec["think"]]
+        small["moves"] = list(rec["moves"])
+    if usage:
+        small["usage"] = rec["usage"]
+    return small
+
+
+def play_many(game, players: int, seeds: Iterable[int], bot: str | Sequence[str] = "random",
+              options: dict | None = None, max_decisions: int = MAX_DECISIONS, jobs: int = 1,
+              dask: str | None = None, progress: Callable[[dict], None] | None = None,
+              measure: str | None = None, keep_actions: bool = False,
+              lineups: Sequence[Sequence[str]] | None = None, usage: bool = False,
+              timing: bool = False) -> list[dict]:
+    """`game_record` for every seed, in the order of `seeds`: serially (`jobs` 1), on `jobs` local
+    processes, or on the Dask scheduler at address `dask`. `progress(record)` is called once per game,
+    in seed order. `lineups`, if given, holds one list of bot specs (one per seat) for each seed, in
+    place of `bot`. `usage` and `timing` as for `game_record`. Raises ParallelError when the run cannot be spread out as asked."""
+    seeds = list(seeds)
+    if lineups is not None:
+        if len(lineups) != len(seeds):
+            raise ValueError(f"{len(lineups)} lineups for {len(seeds)} seeds")
+        seeds = [(s, list(lineup)) for s, lineup in zip(seeds, lineups)]
+    task = {"players": players, "bot": _bot_names(bot, jobs, dask), "options": options,
+            "max_decisions": max_decisions, "measure": measure, "keep_actions": keep_actions,
+            "usage": usage, "timing": timing}
+    if dask:
+        batches = _dask_batches(game, seeds, task, dask)
+    elif jobs > 1 and len(seeds) > 1:
+        batches = _local_batches(game, seeds, task, jobs)
+    else:
+        batches = ([_record(game, s, dict(task, bot=bot))] for s in seeds)
+    records = []
+    for batch in batches:
+        for rec in batch:
+            records.append(rec)
+            if progress is not None:
+                progress(rec)
+    return records
+
+
+def _bot_names(bot, jobs: int, dask: str | None):
+    """The bots as names (what a worker can make again); objects only for a serial run."""
+    if isinstance(bot, str) or all(isinstance(b, str) for b in bot):
+        return bot if isinstance(bot, str) else list(bot)
+    if jobs > 1 or dask:
+        raise ParallelError("bots given as objects can only play serially (jobs=1); give bot names")
+    return bot
+
+
+def _split(seeds: list[int], workers: int) -> list[list[int]]:
+    size = max(1, len(seeds) // (workers * BATCH_TARGET))
+    return [seeds[i:i + size] for i in range(0, len(seeds), size)]
+
+
+# ------------------------------------------------------------------------------- local processes
+
+_worker_game = None  # the game a local worker plays (inherited by fork, or loaded by spawn)
+
+
+def _init_local(game_or_origin) -> None:
+    global _worker_game
+    _worker_game = game_or_origin if not isinstance(game_or_origin, tuple) else _load(*game_or_origin)
+
+
+def _record(game, item, task: dict) -> dict:
+    """One game of a batch: `item` is a seed, or (seed, lineup) for a run with lineups."""
+    seed, bot = item if isinstance(item, tuple) else (item, task["bot"])
+    return game_record(game, seed=seed, **dict(task, bot=bot))
+
+
+def _play_batch_local(args) -> list[dict]:
+    seeds, task = args
+    return [_record(_worker_game, s, task) for s in seeds]
+
+
+def _local_batches(game, seeds, task, jobs):
+    yield from map_local(game, _play_batch_local, [(batch, task) for batch in _split(seeds, jobs)], jobs)
+
+
+def map_local(game, fn: Callable, work: list, jobs: int):
+    """`fn(item)` for every item of `work` on `jobs` local processes, yielded in the order of `work`.
+    `fn` is a module-level function (it is sent by name); in it, `worker_game()` is `game`: inherited
+    by fork, or loaded again from `game.origin` where the platform cannot fork."""
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods:
+        ctx, init = multiprocessing.get_context("fork"), game
+    else:
+        ctx, init = multiprocessing.get_context("spawn"), _origin(game)
+    with ctx.Pool(processes=max(1, min(jobs, len(work))), initializer=_init_local, initargs=(init,)) as pool:
+        yield from pool.imap(fn, work)
+
+
+def worker_game():
+    """The game a local worker of `map_local` plays."""
+    return _worker_game
+
+
+def split(items: list, jobs: int) -> list[list]:
+    """`items` in consecutive batches, about BATCH_TARGET per worker."""
+    return _split(items, jobs)
+
+
+# ----------------------------------------------------------------------------------------- Dask
+
+def _dask_batches(game, seeds, task, address):
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ParallelError(f"--dask needs Dask distributed: {DASK_INSTALL}") from None
+    root, variants, digest = _origin(game)
+    try:
+        client = Client(address, timeout="10s")
+    except (OSError, TimeoutError) as exc:
+        raise ParallelError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    try:
+        workers = max(1, sum(client.nthreads().values()))
+        batches = _split(seeds, workers)
+        futures = client.map(_play_batch_dask, batches, origin=(root, variants, digest), task=task,
+                             pure=False)
+        # In order: a batch is yielded once it and all before it are in (as_completed would reorder).
+        for future in futures:
+            yield future.result()
+            future.release()
+    finally:
+        client.close()
+
+
+def _play_batch_dask(seeds, origin, task) -> list[dict]:
+    game = _load(*origin)
+    return [_record(game, s, task) for s in seeds]
+
+
+_loaded: dict = {}
+
+
+def _load(root: str, variants: tuple, digest: str | None):
+    """The game at `root` with `variants`, loaded once per worker process, checked against `digest`."""
+    key = (root, variants)
+    if key not in _loaded:
+        from ..game import load_game
+
+        _loaded[key] = load_game(root, list(variants))
+    game = _loaded[key]
+    if digest is not None and game.content_hash != digest:
+        raise ParallelError(f"the worker's copy of {root} differs from the caller's "
+                            f"(content hash {game.content_hash[:12]} against {digest[:12]})")
+    return game
+
+
+def _origin(game) -> tuple:
+    origin = getattr(game, "origin", None)
+    if origin is None:
+        raise ParallelError("this game was not loaded from files (load_game), so other processes "
+                            "cannot load it again; play it with jobs=1")
+    root, variants = origin
+    return str(root), tuple(str(v) for v in variants), getattr(game, "content_hash", None)

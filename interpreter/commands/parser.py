@@ -1,0 +1,301 @@
+"""The command line's arguments: one argparse parser with a subcommand per command."""
+from __future__ import annotations
+
+import argparse
+
+from ..analysis.parallel import DASK_INSTALL
+from ..players.bots import BOT_HELP
+from .common import EDITOR_LINE, LANG_HELP, PROG, _version, available_games, bot_spec, lang_code
+from .play import cmd_play, cmd_replay, cmd_serve
+from .study import (PLOT_INSTALL, cmd_bench, cmd_compare, cmd_diff, cmd_ladder, cmd_rules, cmd_schema,
+                    cmd_simulate, cmd_validate, cmd_verify)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    games = available_games()
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="meeple: a generic interpreter for board games whose rules live in YAML.",
+        epilog=("GAME is a game name under gamedefs/"
+                + (f" ({', '.join(games)})" if games else "")
+                + " or the path of a game directory. Seats are numbered from 1.\n"
+                "Exit codes: 0 ok; 1 failures (definition errors, illegal actions, games that raised); "
+                "2 usage or I/O errors."),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument("--debug", action="store_true", help="show Python tracebacks of internal errors")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    def game_args(p, seed_default: int | None = 1, seed_help: str = "the first seed (default: 1)",
+                  variant_required: bool = False):
+        p.add_argument("game", metavar="GAME", help="a game name under gamedefs/ or a game directory")
+        p.add_argument("--players", "-p", type=int, required=True, metavar="N", help="number of players")
+        p.add_argument("--seed", "-s", type=int, default=seed_default, metavar="S", help=seed_help)
+        p.add_argument("--option", "-o", action="append", metavar="NAME=VALUE",
+                       help="a game option (repeatable); VALUE is read as YAML")
+        variant_arg(p, variant_required)
+
+    def scale_args(p):
+        p.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
+                       help="play the games on N local processes (default: all cores; the results are "
+                            "those of a serial run)")
+        p.add_argument("--dask", metavar="ADDRESS",
+                       help="play the games on the Dask cluster whose scheduler is at ADDRESS (e.g. "
+                            "tcp://127.0.0.1:8786); its workers need meeple installed and the game's files "
+                            f"at the same paths; needs the optional extra `dask` ({DASK_INSTALL})")
+
+    def variant_arg(p, required=False):
+        p.add_argument("--variant", action="append", metavar="FILE", required=required,
+                       help="an overlay file (a variant or house rule) applied to the game (repeatable: "
+                            "applied in order)")
+
+    p = sub.add_parser(
+        "validate", help="check game definitions and print every problem",
+        description="Load each game directory (a file means its directory; a bare name means a game "
+                    "under gamedefs/) and print every problem as file:line:col: error: message. "
+                    "Exit 0 if all are valid, 1 if a definition has errors, 2 for a missing path.")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="a game directory, a file in one, or a game name")
+    variant_arg(p)
+    p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser(
+        "play", help="play a game at the terminal: people choose from a menu, bots play by themselves",
+        description="Play one game. Before each decision of a human seat its picture of the game is shown "
+                    "(its own area, the table, the other players' public areas) and a menu grouped by "
+                    "action whose numbers stay with their choices (type a number; ? help, m picture and "
+                    "menu again, u undo back to your previous decision, s save, q quit). After every "
+                    "decision what changed is narrated as the first human seat sees it. Ends with the "
+                    "scores, their breakdown, the winners and why the game ended.\n\n"
+                    "Bots see only what their seat may see (its view and legal actions); to look ahead they "
+                    "sample the hidden part (face-down pieces, others' secret values) at random. A bot is "
+                    "NAME or NAME:key=value,...:\n"
+                    "  random                 uniform over the legal actions\n"
+                    "  greedy[:depth=D]       the best score margin (in the game's score order, high or low) "
+                    "after the action and D more of its own decisions (default 0)\n"
+                    "  mcts[:iterations=N]    information-set Monte Carlo tree search, N samples per decision "
+                    "(default 200; reproducible under --seed)\n"
+                    "  mcts:ms=N              the same with a time budget of N ms per decision (depends on the "
+                    "machine)\n"
+                    "  mcts options           c=C exploration (default 0.7), depth=D rollout decisions before "
+                    "a position is valued by its score margin (default 40; 0 none), prior=P visits each "
+                    "action starts with, worth its score margin right after it (default 3; 0 none)\n"
+                    "e.g. --bot mcts:ms=500, --seat 2=mcts:iterations=400,c=1",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("game", metavar="GAME", nargs="?", help="a game name under gamedefs/ or a game directory")
+    p.add_argument("--players", "-p", type=int, metavar="N", help="number of players")
+    p.add_argument("--seed", "-s", type=int, default=None, metavar="S",
+                   help="the game's seed (default: a random one, printed)")
+    p.add_argument("--option", "-o", action="append", metavar="NAME=VALUE",
+                   help="a game option (repeatable); VALUE is read as YAML")
+    variant_arg(p)
+    p.add_argument("--seat", action="append", metavar="SEAT=KIND",
+                   help="who plays a seat (repeatable), KIND human or a bot spec as for --bot; e.g. 1=human, "
+                        "2=mcts:ms=500")
+    p.add_argument("--bot", type=bot_spec, default="random", metavar="BOT",
+                   help=f"the bot of the other seats (default random): {BOT_HELP}")
+    p.add_argument("--lang", type=lang_code, default="en", metavar="LANG", help=LANG_HELP + "; language of everything shown")
+    p.add_argument("--narrate", choices=("brief", "full", "none"), default="brief",
+                   help="after each decision, what changed: brief (counters, tracks, pieces of players), "
+                        "full (also the table's pieces and hidden piles), none")
+    p.add_argument("--pace", metavar="SECONDS", help="wait SECONDS after each bot decision, or `step`: "
+                                                     "wait for Enter")
+    p.add_argument("--quiet", "-q", action="store_true", help="no narration of bot turns")
+    p.add_argument("--record", metavar="FILE", help="write the game record (game, definition hash, "
+                                                     "options, players, seed, seats, actions) for `meeple "
+                                                     "replay FILE` or --resume")
+    p.add_argument("--resume", metavar="FILE", help="go on with a saved game or record (GAME, --players "
+                                                     "and --seed come from it)")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser(
+        "simulate", help="play many bot games and report lengths, win rates and scores",
+        description="Play K bot games seeded S, S+1, ..., S+K-1 and report how many completed, decisions "
+                    "per game (mean/min/max), each seat's win rate (a shared win is split), score mean "
+                    "and standard deviation per seat, how many games each end trigger ended, and every "
+                    "game that raised an error, with its seed. Exit 1 if a game raised.")
+    game_args(p)
+    p.add_argument("--games", "-k", "-n", type=int, required=True, metavar="K", help="number of games")
+    p.add_argument("--bot", type=bot_spec, default="random", metavar="BOT",
+                   help=f"the bot of every seat (default random): {BOT_HELP}")
+    p.add_argument("--seat", action="append", metavar="SEAT=BOT",
+                   help="another bot at one seat (repeatable), BOT a bot spec as for --bot; e.g. 1=greedy, "
+                        "2=mcts:ms=500")
+    p.add_argument("--measure", metavar="EXPR",
+                   help="an expression evaluated at the end of every game (e.g. a round counter: the game "
+                        "length in rounds); its mean, min and max are reported")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--save-games", metavar="DIR", help="write each game as a record DIR/GAME-seedS.yaml "
+                                                        "(for `meeple replay FILE`)")
+    scale_args(p)
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser(
+        "replay", help="replay a game record, or a list of actions, and show the game",
+        description="Replay a record written by `play --record`, `simulate --save-games` or the web "
+                    "table: `meeple replay FILE` (the game, variants, options, players and seed come from "
+                    "it). The older form applies a list of actions to a game started from flags: `meeple "
+                    "replay GAME --players N --seed S --actions FILE` (action ids one per line, # comments "
+                    "allowed, or a JSON list of ids or action objects). Narrates the actions and shows the "
+                    "final or current state. An illegal action is reported with its 1-based index and the "
+                    "reason; exit 1.")
+    p.add_argument("game", metavar="FILE|GAME", help="a game record, or (with --actions) a game")
+    p.add_argument("--players", "-p", type=int, metavar="N", help="number of players (with --actions)")
+    p.add_argument("--seed", "-s", type=int, default=None, metavar="S", help="the game's seed (with --actions)")
+    p.add_argument("--option", "-o", action="append", metavar="NAME=VALUE",
+                   help="a game option (repeatable, with --actions); VALUE is read as YAML")
+    variant_arg(p)
+    p.add_argument("--actions", "-a", metavar="FILE", help="the actions to apply to GAME")
+    p.add_argument("--lang", type=lang_code, default="en", metavar="LANG", help=LANG_HELP + "; language of labels and narration")
+    p.add_argument("--json", action="store_true", help="print the resulting state (and outcome) as JSON")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser(
+        "bench", help="measure the engine's speed and memory on random games",
+        description="Time K random games: decisions/s, games/s, µs per decision, load and compile time, "
+                    "peak resident memory and the peak Python allocations of one game (tracemalloc runs "
+                    "apart from the timed games).")
+    game_args(p)
+    p.add_argument("--games", "-k", "-n", type=int, default=10, metavar="K", help="number of games (default 10)")
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser(
+        "verify", help="verify a rulebook encoding: scenarios, lint, random-play checks, coverage",
+        description="Check one game as a rulebook verifier would: run its worked examples "
+                    "(GAME/scenarios/*.yaml) and report every failing one with expected and actual values "
+                    "and the trace; lint the definition (state written but never read, unused names and "
+                    "components, unreachable steps/phases/hooks/end triggers, event cycles, counts against "
+                    "the box inventory, rules without a source); play N seeded random games per player "
+                    "count checking termination, playability, conservation, save/load, determinism and "
+                    "hidden information (in views, menus and the rendered text of labels and narration, "
+                    "for every seat); report rule coverage (actions, hooks, phases, modifiers, "
+                    "abilities, scoring items and end triggers never fired), every provisional value, and every disputed "
+                    "rule with its readings (alternatives), their sources and the option that chooses them. "
+                    "Exit 0 when everything holds, 1 when something fails, 2 for usage errors.")
+    p.add_argument("game", metavar="GAME", help="a game name under gamedefs/ or a game directory")
+    p.add_argument("--games", "-k", "-n", type=int, default=100, metavar="N",
+                   help="random games per player count (default: 100; 0 skips random play)")
+    p.add_argument("--seed", "-s", type=int, default=1, metavar="S", help="the first seed (default: 1)")
+    p.add_argument("--players", "-p", type=int, action="append", metavar="N",
+                   help="only this player count (repeatable; default: every supported count)")
+    variant_arg(p)
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--verbose", "-v", action="store_true", help="also list passing scenarios and notes")
+    p.add_argument("--coverage-of", metavar="RULEBOOK",
+                   help="instead: translation coverage of a rulebook text file: its sections that no rule's "
+                        "source cites, and the citations of that file that name no section of it (exit 1 if "
+                        "there is such a citation)")
+    p.add_argument("--alternatives", action="store_true",
+                   help="also run the scenarios and random play under every reading of every disputed rule, "
+                        "and name the scenarios that tell the readings apart")
+    p.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
+                   help="play the random games on N local processes (default: all cores; the report is "
+                        "that of a serial run)")
+    p.set_defaults(func=cmd_verify)
+
+    p = sub.add_parser(
+        "rules", help="write the rulebook generated from the definition (Markdown or HTML, English or Chinese)",
+        description="Write a rulebook generated from the definition alone: the components and their counts by "
+                    "player count, the setup tables and starting values, the flow as an outline, every phase, "
+                    "every decision with its actions (what may be chosen, when it is allowed, its effect), the "
+                    "hooks (when ..., ...), the rule parameters and the pieces that modify them, the named "
+                    "definitions, the scoring items, end triggers and tie-breakers, and the options with the "
+                    "disputed rules. Expressions and effects are put in words with the definition's labels; a "
+                    "named definition stays a formula, defined once. Every rule shows its source; provisional "
+                    "and disputed rules are marked. With --variant, the rules the variant changes are marked.")
+    p.add_argument("game", metavar="GAME", help="a game name under gamedefs/ or a game directory")
+    variant_arg(p)
+    p.add_argument("--lang", type=lang_code, default="en", metavar="LANG", help=LANG_HELP + "; language of the text (default: en)")
+    p.add_argument("--format", choices=("md", "html"), default="md", help="Markdown or HTML (default: md)")
+    p.add_argument("--output", "-O", metavar="FILE", help="write to FILE instead of printing")
+    p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser(
+        "diff", help="list what a variant or house rule changes, in rule terms",
+        description="Load GAME with and without the overlay files of --variant and list what they change, "
+                    "grouped: the player counts; setup values (tables, per-player-count entries, options, "
+                    "vars, the setup); components added, removed or changed (counts, costs, modifiers); "
+                    "rules and effects (the flow, phases, steps and actions, hooks, definitions); scoring "
+                    "and the end. Each line names the thing by its label, e.g. `building Tavern: cost 3 → "
+                    "2`, `table start_coins: 2 players: 3 (new)`, `component type cart removed`, `flow "
+                    "changed` (with its outline before and after), and changed rule texts show their "
+                    "changed lines. Changes of comments, labels and sources only are left out. A broken "
+                    "overlay (a path that does not exist, a value that breaks the schema or a rule) is "
+                    "reported as file:line:col errors; exit 1.")
+    p.add_argument("game", metavar="GAME", help="a game name under gamedefs/ or a game directory")
+    variant_arg(p, required=True)
+    p.add_argument("--lang", type=lang_code, default="en", metavar="LANG", help=LANG_HELP + "; language of the labels")
+    p.add_argument("--json", action="store_true", help="print the changes as JSON (old and new values, paths)")
+    p.set_defaults(func=cmd_diff)
+
+    p = sub.add_parser(
+        "compare", help="play a game and a variant on the same seeds and compare their balance",
+        description="Play K bot games of GAME and K of GAME with the overlay files of --variant, seeded "
+                    "S..S+K-1 on both sides with the same bots, and print side by side: each seat's win rate "
+                    "(a shared win is split) with its Wilson 95% interval, the game length in decisions, "
+                    "the score spread (highest minus lowest) and the winning margin (mean ± standard "
+                    "deviation, median, range), the mean score by seat and the end reasons "
+                    "(outcome()['ends']); the change column gives 95% intervals (Newcombe for win rates, "
+                    "normal for means). Then, for every change the variant makes (as `meeple diff` lists "
+                    "them), how often it was used on each side: for a component type, its pieces chosen in "
+                    "an action (a building bought), its modifiers and abilities applied; for an action, hook "
+                    "or phase, itself; each with the games it fired in, uses per game and by seat, and the "
+                    "win rate (Wilson 95%) and mean score of the seats that used it. The default bot is "
+                    "greedy (random bots rarely build what a rule changes); moves a bot only tries while "
+                    "thinking are not counted. --plot FILE.png draws the same figures; it needs matplotlib, the "
+                    f"optional extra `plot` ({PLOT_INSTALL}), and exits 2 without it. Exit 1 if a game "
+                    "raised (listed with its seed).")
+    game_args(p, variant_required=True)
+    p.add_argument("--games", "-k", "-n", type=int, required=True, metavar="K", help="games on each side")
+    p.add_argument("--bot", type=bot_spec, default="greedy", metavar="BOT",
+                   help=f"the bot of every seat (default greedy: random bots rarely build what a rule changes): {BOT_HELP}")
+    p.add_argument("--seat", action="append", metavar="SEAT=BOT",
+                   help="another bot at one seat (repeatable), BOT a bot spec as for --bot; e.g. 1=greedy, "
+                        "2=mcts:ms=500")
+    p.add_argument("--plot", metavar="FILE.png", help="also draw the comparison as a PNG (needs matplotlib)")
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    scale_args(p)
+    p.set_defaults(func=cmd_compare)
+
+    p = sub.add_parser(
+        "serve", help="a local web table: lobby, one page per person, replays, verify and compare",
+        description="Serve the web table (Flask) on this machine: a lobby to pick the game, players, "
+                    "seed, language, variants, options and who sits where (a person, or a bot with its budget such as "
+                    "mcts:ms=1000); one page per "
+                    "person's seat, each in its own browser tab, showing only what that seat may see (or "
+                    "hot-seat mode: one page, with a 'pass to Player N' screen between people); the board "
+                    "as SVG, the choices as buttons, the narration, undo; the record of a finished game; a "
+                    "replay viewer that steps through a record; pages for `verify` and `compare`. Listens "
+                    "on localhost unless --host says otherwise.")
+    p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="the port (default: 8000)")
+    p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser(
+        "ladder", help="play bots against each other and print win rates with intervals",
+        description="For every pair of the bots of --bots (each later one against each earlier one), play "
+                    "K games seeded S..S+K-1: the later bot at one seat (seat i mod N in game i) and the "
+                    "earlier one at every other seat. Print the first bot's win rate (a shared win split) "
+                    "with its Wilson 95% interval beside the fair share 1/N, the mean score of each side and "
+                    "each bot's time per decision (CPU seconds). Exit 1 if a game raised.")
+    game_args(p)
+    p.add_argument("--games", "-k", "-n", type=int, required=True, metavar="K", help="games per pair of bots")
+    p.add_argument("--bots", default="random,greedy,mcts", metavar="BOT,BOT,...",
+                   help=f"the bots, weakest first (default random,greedy,mcts); each {BOT_HELP}")
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    scale_args(p)
+    p.set_defaults(func=cmd_ladder)
+
+    p = sub.add_parser(
+        "schema", help="print or export the JSON Schema of definition files",
+        description="Print the JSON Schema of game definition files (gamedef.schema.json), or write it "
+                    "to FILE. Editors with the YAML language server (VS Code's YAML extension, for one) "
+                    "complete and check a definition file that starts with:\n\n  " + EDITOR_LINE,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--output", "-O", metavar="FILE", help="write the schema to FILE instead of printing it")
+    p.add_argument("--kind", choices=("gamedef", "overlay", "scenario"), default="gamedef",
+                   help="which schema: game definition files (default), overlay files (variants and house "
+                        "rules) or scenario files")
+    p.set_defaults(func=cmd_schema)
+    return parser

@@ -1,0 +1,213 @@
+"""Commands that play a game: `play` (people and bots at a terminal), `replay`, `serve` (the web table)."""
+from __future__ import annotations
+
+import json
+import random
+from importlib.util import find_spec
+from pathlib import Path
+
+from ..players.bots import BotSpecError, parse_bot_spec
+from .common import (PROG, SEAT_KINDS, UsageError, available_games, check_players, engine, err, fault, label_of,
+                     load, new_game, out, parse_options, person, print_log, print_outcome, title)
+
+
+def parse_seats(specs: list[str] | None, players: int, default_bot: str,
+                allowed: tuple[str, ...] = SEAT_KINDS) -> list[str]:
+    kinds = [default_bot] * players
+    for spec in specs or []:
+        number, sep, kind = spec.partition("=")
+        kind = kind.strip().lower()
+        if not sep or not (number.strip().isascii() and number.strip().isdigit()):
+            raise UsageError(f"--seat {spec!r}: expected SEAT=KIND, e.g. 1=human")
+        seat = int(number)
+        if not 1 <= seat <= players:
+            raise UsageError(f"--seat {spec!r}: seats are numbered 1 to {players}")
+        if kind not in allowed:
+            try:
+                parse_bot_spec(kind)
+            except BotSpecError as exc:
+                raise UsageError(f"--seat {spec!r}: KIND is one of {', '.join(allowed)}, or a bot spec "
+                                 f"such as mcts:ms=500 ({exc})") from None
+        kinds[seat - 1] = kind
+    return kinds
+
+
+def parse_pace(value: str | None):
+    """--pace: seconds between bot decisions, or `step` (wait for Enter)."""
+    if value is None or value == "step":
+        return value
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise UsageError(f"--pace {value!r}: expected SECONDS or step") from None
+    if seconds < 0:
+        raise UsageError("--pace must be 0 or more")
+    return seconds
+
+
+def read_record_file(path: str) -> dict:
+    from ..table.record import RecordError, read_record
+
+    if not Path(path).is_file():
+        raise UsageError(f"{path}: no such file")
+    try:
+        return read_record(path)
+    except RecordError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def record_game(record: dict, variant: list[str] | None = None):
+    """The game a record names (its path, else its id), with its variants; a warning when the
+    definition is not the one the record was made with."""
+    ref = record["path"] if Path(record["path"]).exists() or record["path"] in available_games() else record["game"]
+    game = load(ref, variant=variant if variant is not None else record["variants"])
+    if record.get("definition_hash") and record["definition_hash"] != game.content_hash:
+        err(f"{PROG}: warning: the definition of {record['game']} changed since this record was made; "
+            "its actions may no longer be legal")
+    return game
+
+
+def cmd_play(args) -> int:
+    from ..table.terminal import Setup, TerminalTable
+
+    resume = None
+    if args.resume:
+        record = read_record_file(args.resume)
+        game = record_game(record, args.variant)
+        players, seed, options, path = record["players"], record["seed"], record["options"], record["path"]
+        kinds = parse_seats(args.seat, players, "random") if args.seat else list(record["seats"])
+        resume = [a["id"] for a in record["actions"]]
+        variants = list(args.variant or record["variants"])
+    else:
+        if not args.game or args.players is None:
+            raise UsageError("give GAME and --players (or --resume FILE)")
+        game = load(args.game, variant=args.variant)
+        players = check_players(game, args.players)
+        options = parse_options(game, args.option)
+        kinds = parse_seats(args.seat, players, args.bot)
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+        path, variants = args.game, list(args.variant or [])
+    setup = Setup(path=path, players=players, seed=seed, options=options, kinds=kinds, variants=variants,
+                  lang=args.lang, narrate=args.narrate, quiet=args.quiet, pace=parse_pace(args.pace),
+                  record=args.record)
+    from ..table.words import person as seat_name, say
+    seats = ", ".join(f"{seat_name(s, args.lang)} {k}" for s, k in enumerate(kinds))
+    out(say("game_header", args.lang, game=title(game, args.lang), n=players, seed=seed, seats=seats))
+    table = TerminalTable(game, setup, out=out, read=input, title=title(game, args.lang))
+    try:
+        new_game(game, players, seed, options)  # bad options: a usage error before anything is shown
+        return table.run(resume)
+    except BrokenPipeError:
+        raise  # the reader went away: main() ends quietly
+    except Exception as exc:
+        if args.debug:
+            raise
+        decisions = len(table.record["actions"])
+        err(f"{PROG} play: {fault(exc)} after {decisions} decisions (seed {seed}): {exc}")
+        if args.record:
+            err(f"the actions so far are in {args.record}, for `{PROG} replay`")
+        return 1
+
+
+def read_actions(path: str) -> list:
+    """Action ids one per line (blank lines and # comments skipped), or a JSON list of ids/objects;
+    capped in size, nesting and number size (see untrusted.read_action_list); or the actions of a game
+    record."""
+    from ..definition.problems import InputError
+    from ..definition.untrusted import read_action_list, read_regular
+
+    try:
+        head = read_regular(path, 256).decode("utf-8", "replace").lstrip()
+    except InputError as exc:
+        raise UsageError(str(exc.problems[0]).replace("error: ", "", 1)) from None
+    if head.startswith("# meeple game record") or head.startswith("format: meeple-record"):
+        return [a["id"] for a in read_record_file(path)["actions"]]
+    try:
+        return read_action_list(path)
+    except InputError as exc:
+        raise UsageError(str(exc.problems[0]).replace("error: ", "", 1)) from None
+
+
+def cmd_replay(args) -> int:
+    """`meeple replay FILE` (a record), or the old form `meeple replay GAME --players N --seed S --actions FILE`."""
+    if args.actions is None:
+        if not Path(args.game).is_file():
+            raise UsageError(f"{args.game}: give a record file (or GAME with --players, --seed and --actions)")
+        record = read_record_file(args.game)
+        game = record_game(record, args.variant)
+        actions = [a["id"] for a in record["actions"]]
+        return replay_actions(args, game, record["players"], record["seed"], record["options"], actions, args.game)
+    if args.players is None:
+        raise UsageError("--actions needs --players (and --seed)")
+    if args.seed is None:
+        raise UsageError("--seed S: give the seed of the recorded game (play prints it)")
+    game = load(args.game, variant=args.variant)
+    players = check_players(game, args.players)
+    options = parse_options(game, args.option)
+    return replay_actions(args, game, players, args.seed, options, read_actions(args.actions), args.actions)
+
+
+def replay_actions(args, game, players, seed, options, actions, source: str) -> int:
+    from ..table.terminal import narrates_actions
+
+    game_module, _ = engine()
+    lang = args.lang
+    setup_log: list = []
+    state = new_game(game, players, seed, options, setup_log)
+    if not args.json:
+        print_log(setup_log, lang)
+    for index, action in enumerate(actions, 1):
+        seat = game.current_player(state)
+        messages: list = []
+        try:
+            state = game.apply(state, action, log=messages)
+        except game_module.IllegalAction as exc:
+            shown = action if isinstance(action, str) else action.get("id", action)
+            err(f"{source}: action {index} ({shown}): illegal: {exc}")
+            return 1
+        except Exception as exc:
+            if args.debug:
+                raise
+            shown = action if isinstance(action, str) else action.get("id", action)
+            err(f"{source}: action {index} ({shown}): {fault(exc)}: {exc}")
+            return 1
+        if not args.json:
+            if seat is not None and not narrates_actions(messages):
+                label = label_of(action, lang) if isinstance(action, dict) else action
+                out(f"  {person(seat, lang)}: {label}")
+            print_log(messages, lang)
+    over = game.is_over(state)
+    if args.json:
+        report = {
+            "game": game.id, "players": players, "seed": seed, "applied": len(actions), "over": over,
+            "current_player": None if over else game.current_player(state),
+            "state": game.to_json(state),
+        }
+        if over:
+            report["outcome"] = game.outcome(state)
+        out(json.dumps(report, indent=2, ensure_ascii=False))
+        return 0
+    out()
+    from ..table.words import say
+    out(say("actions_applied", lang, n=len(actions)))
+    from ..table.presentation import present
+    from ..table.textview import picture
+
+    out(picture(present(game, game.view(state, 0), lang)))  # the table as the first seat sees it
+    if over:
+        print_outcome(game, state, lang)
+    else:
+        out(say("game_goes_on", lang, who=person(game.current_player(state), lang)))
+    return 0
+
+
+def cmd_serve(args) -> int:
+    if find_spec("flask") is None:
+        raise UsageError("meeple serve needs Flask: pip install flask")
+    from ..table.webtable import serve
+
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        err(f"{PROG} serve: warning: serving on {args.host}: anyone who reaches it can open the tables")
+    out(f"meeple web table on http://{args.host}:{args.port}/ (Ctrl-C stops it)")
+    serve(args.host, args.port)
+    return 0

@@ -1,0 +1,1 @@
+"""Reading a game definition: YAML with positions, the schema, overlays, problems for authors, limits, the load cache."""

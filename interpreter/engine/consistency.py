@@ -1,0 +1,181 @@
+"""Is a loaded state one the rules could have reached? Checks of meaning, beyond the shape `state.from_json`
+checks and the types `Game._inconsistency` checks, for a saved state that was edited or corrupted:
+
+- the random generator's state is a 64-bit value; the decision count a whole number >= 0;
+- the options are exactly the game's, each with one of its values (typed: `1` is not `true`);
+- every var and field with a minimum (a resource) is at least that, every integer within ±2**53;
+- the piece types are those the setup makes for this player count, in order (pieces are never created,
+  destroyed or swapped);
+- the resource totals are those of the setup (conservation);
+- the flow stack is a chain the compiled flow can build: it starts at the game's flow, each frame is a
+  child, a called phase or a hook of the frame below, its counters are in range, and the top is a step
+  that offers a decision (or the stack is empty and the game is over).
+
+`state_problem(game, s)` returns what is wrong, or None.
+"""
+
+from __future__ import annotations
+
+from ..language.compiler import LIMIT
+from .flow import CALL, EACH, IF, REPEAT, SEQ, SIMUL, STEP
+from .invariants import resource_totals
+from ..definition.static_checks import same_value
+
+RNG_STATES = 2 ** 64
+
+
+def _setup_facts(game, n: int, opts: dict):
+    """(piece types, resource totals) of a new game with `n` players and these options (cached)."""
+    key = (n, tuple(sorted((k, repr(v)) for k, v in opts.items())))
+    cache = game.__dict__.setdefault("_setup_facts", {})
+    if key not in cache:
+        fresh = game.new_game(n, seed=0, options=opts)
+        cache[key] = (list(fresh.types), resource_totals(game, fresh))
+    return cache[key]
+
+
+def _int_problem(v, what, lo=None) -> str | None:
+    if type(v) is int:
+        if not -LIMIT <= v <= LIMIT:
+            return f"{what} is {v}, beyond ±2**53"
+        if lo is not None and v < lo:
+            return f"{what} is {v}, below its minimum {lo}"
+    return None
+
+
+def _values_problem(game, s) -> str | None:
+    w = game.world
+    for scope, rows, slots, mins in (("global", [s.g], w.gvars, w.gvar_min), ("player", s.p, w.pvars, w.pvar_min)):
+        for pl, row in enumerate(rows):
+            for name, (slot, _t) in slots.items():
+                v = row[slot]
+                what = name if scope == "global" else f"player {pl + 1}'s {name}"
+                for k, x in (v.items() if isinstance(v, dict) else [(None, v)]):
+                    msg = _int_problem(x, what + (f"[{k}]" if k is not None else ""), mins.get(name))
+                    if msg:
+                        return msg
+    for fname, (col, *_rest) in w.fields.items():
+        lo = w.field_min.get(fname)
+        for x, v in enumerate(s.fields[col]):
+            for k, n in (v.items() if isinstance(v, dict) else [(None, v)]):
+                msg = _int_problem(n, f"field {fname} of piece {x}" + (f"[{k}]" if k is not None else ""), lo)
+                if msg:
+                    return msg
+    return None
+
+
+def _stacked_children(game, node_id) -> set:
+    """The nodes whose frame may sit right above a frame of `node_id`: its children, where an `if` or a
+    `call` (which leave the stack before their branch or phase is pushed) stands for what it pushes."""
+    nodes = game.nodes
+    out, todo = set(), [c for c in nodes[node_id].children if c is not None]
+    while todo:
+        c = todo.pop()
+        kind = nodes[c].kind
+        if kind == IF:
+            todo.extend(x for x in nodes[c].children if x is not None)
+        elif kind == CALL:
+            if nodes[c].extra is not None:
+                out.add(nodes[c].extra)
+            else:
+                out.update(game.phase_root.values())
+        else:
+            out.add(c)
+    return out
+
+
+def _flow_problem(game, s) -> str | None:
+    nodes = game.nodes
+    cache = game.__dict__.setdefault("_stacked", {})
+    hooks = cache.get("hooks")
+    if hooks is None:  # hook bodies are pushed above whatever frame emitted the event
+        hooks = cache["hooks"] = set()
+        for lst in game.hooks.values():
+            for *_h, body in lst:
+                if body is not None:
+                    hooks.add(body)
+                    hooks.update(_stacked_children(game, body) if nodes[body].kind in (IF, CALL) else ())
+    if not s.flow:
+        return None
+    if s.flow[0][0] not in ({game.root} | (_stacked_children(game, game.root) if nodes[game.root].kind in (IF, CALL)
+                                           else set())):
+        return "the flow stack does not start at the game's flow"
+    for below, fr in zip(s.flow, s.flow[1:]):
+        if below[0] not in cache:
+            cache[below[0]] = _stacked_children(game, below[0])
+        if fr[0] not in cache[below[0]] and fr[0] not in hooks:
+            return f"flow frame {fr[:3]!r} cannot follow frame {below[:3]!r}"
+        # The player of a frame is its parent's, a seat of the parent's turn order, or a hook's choice.
+        if fr[0] not in hooks and fr[1] != below[1] and not (
+                nodes[below[0]].kind == EACH and isinstance(below[4], list) and fr[1] in below[4]):
+            return f"flow frame {fr[:3]!r} is for another player than the frame below it"
+    for fr in s.flow:
+        node = nodes[fr[0]]
+        a, order, b, c = fr[3], fr[4], fr[5], fr[6]
+        if node.kind == SIMUL:  # its seats and sealed choices: simultaneous.frame_problem (Game._inconsistency)
+            continue
+        if any(type(x) is not int or x < 0 for x in (a, b, c)):
+            return f"flow frame {fr!r} has counters that are not whole numbers >= 0"
+        if fr[2] is not None and not isinstance(fr[2], tuple):
+            return f"flow frame {fr!r} has event arguments that are not a list"
+        if node.kind == SEQ and a > len(node.children):
+            return f"flow frame {fr!r} is past the end of its sequence"
+        if node.kind == EACH and order is not None and (
+                not isinstance(order, list) or any(type(p) is not int or not 0 <= p < len(s.p) for p in order)):
+            return f"flow frame {fr!r} has a turn order that is not a list of seats"
+        if node.kind not in (EACH,) and order is not None:
+            return f"flow frame {fr!r} has a turn order where its node keeps none"
+        if node.kind in (REPEAT,) and node.extra is not None and a > node.extra[2]:
+            return f"flow frame {fr!r} repeated more than its max"
+        if node.kind in (STEP, IF) and (a, b, c) != (0, 0, 0):
+            return f"flow frame {fr!r} has counters its node never sets"
+    if nodes[s.flow[-1][0]].kind not in (STEP, SIMUL):
+        return "the flow stack does not end at a step (a decision)"
+    return None
+
+
+def state_problem(game, s) -> str | None:
+    """What makes `s` a state the game cannot reach, or None (see the module's docstring)."""
+    from ..language.compiler import RuleError
+    try:
+        return _problem(game, s)
+    except RuleError as ex:  # the rules cannot even offer the decision this state is at
+        return f"the rules fail in this state ({ex})"
+
+
+def _problem(game, s) -> str | None:
+    if type(s.rng) is not int or not 0 <= s.rng < RNG_STATES:
+        return f"the random generator's state {s.rng!r} is not a 64-bit value"
+    if type(s.decisions) is not int or s.decisions < 0:
+        return f"the decision count {s.decisions!r} is not a whole number >= 0"
+    if set(s.opts) != set(game.options):
+        return f"the options {sorted(s.opts)} are not the game's {sorted(game.options)}"
+    for k, v in s.opts.items():
+        allowed = game.options[k].get("values")
+        if allowed is not None and not any(same_value(v, a) for a in allowed):
+            return f"option {k} is {v!r}, not one of {allowed}"
+        if allowed is None and not same_value(v, game.options[k].get("default")) and type(v) is not type(
+                game.options[k].get("default")):
+            return f"option {k} is {v!r}, not of the type of its default"
+    msg = _values_problem(game, s)
+    if msg:
+        return msg
+    try:
+        types, totals = _setup_facts(game, s.n, s.opts)
+    except Exception as ex:  # options no game can be set up with
+        return f"no game of {s.n} players with these options can be set up ({ex})"
+    if list(s.types) != types:
+        from ..language.promotion import types_problem
+        msg = types_problem(game.world, s.types, types)
+        if msg:
+            return msg
+    now = resource_totals(game, s)
+    if now != totals:
+        bad = sorted(r for r in set(now) | set(totals) if now.get(r) != totals.get(r))
+        return f"resource {bad[0]} totals {now.get(bad[0])}, but the game holds {totals.get(bad[0])}"
+    msg = _flow_problem(game, s)
+    if msg:
+        return msg
+    if s.flow and not game._menu(s):
+        return "the flow stops at a step that offers no decision"
+    return None

@@ -1,0 +1,773 @@
+"""The turn-and-phase machine.
+
+A game's flow is a tree of nodes (sequence, effect, step, call, if, repeat, each_player), compiled once into
+a node table. A running game keeps a stack of frames `[node, player, event, a, b, c, d]` in its state: the
+stack is the position in the flow, so it is saved, loaded and copied with the rest of the state.
+
+`advance` runs the flow until a step offers a non-empty menu (a decision) or the stack is empty (the end).
+Effects may `emit` events; after each effect, the hooks listening to those events push their own flows.
+"""
+
+from __future__ import annotations
+
+from ..language.compiler import RuleError, Scope, Unit
+from ..definition.limits import MAX_EVENTS, MAX_FLOW_DEPTH
+from ..language.menuplan import hoister, invariant, plan, shared, single_loop
+from ..table.words import Texts, say
+from ..language.world import label_of
+from .outcomes import ends_now
+
+SEQ, EFFECT, STEP, CALL, IF, REPEAT, EACH = range(7)
+SIMUL = 7  # a simultaneous decision (simultaneous.py)
+DEFAULT_MAX = 1000
+ADVANCE_GUARD = 200_000
+_events = 0  # events emitted since the decision began (one process plays one decision at a time)
+
+
+class _Blanks(dict):
+    """BLANK[k]: a tuple of k Nones, made once per size: an environment is `[player, event, *BLANK[n - 2]]`
+    (one list built, instead of two and a repetition)."""
+
+    def __missing__(self, k):
+        v = self[k] = (None,) * k if k > 0 else ()
+        return v
+
+
+BLANK = _Blanks()
+
+
+class Node:
+    __slots__ = ("id", "kind", "children", "fn", "nslots", "cond", "cond_n", "extra", "step", "label",
+                 "path", "phase", "tmpl")
+
+    def __init__(self, kind, path):
+        self.kind = kind
+        self.path = path
+        self.children = ()
+        self.fn = None
+        self.nslots = 2
+        self.cond = None
+        self.cond_n = 2
+        self.extra = None
+        self.step = None
+        self.label = None
+        self.phase = None
+        self.tmpl = None  # a label with {expr} holes, narrated (narration.py)
+
+
+class Action:
+    """One action of a step: parameters with their domains, a condition, an effect and a label."""
+
+    __slots__ = ("name", "step", "params", "cond", "effect", "nslots", "label", "is_pass", "cond_text",
+                 "path", "sig_cols", "sig_maps", "sig_col", "piece_params", "idfmt", "pnames", "ptypes", "loc", "plan", "loop",
+                 "fired_key", "direct")
+
+
+class Step:
+    __slots__ = ("id", "label", "actions", "cond", "cond_n", "optional", "pass_action", "path", "tmpl", "tmpl_n",
+                 "loc")
+
+    def menu(self, s, player, event):
+        """Every legal (action, values) for `player` now."""
+        s.budget = 0
+        s.pcache = {}  # a menu only reads the state: parameters are computed once per player
+        act = None
+        try:
+            if self.cond is not None:
+                e = [player, event, *BLANK[self.cond_n - 2]]
+                if not self.cond(s, e):
+                    return []
+            out = []
+            for act in self.actions:
+                e = [player, event, *BLANK[act.nslots - 2]]
+                params = act.params
+                if not params:
+                    if act.cond is None or act.cond(s, e):
+                        out.append((act, ()))
+                    continue
+                cond, levels, pl, loop = act.cond, None, act.plan, act.loop
+                if pl is not None:  # see menuplan: checks that read no choice, then the rest
+                    cond, levels = pl.rest, pl.levels
+                    if pl.pre is not None:
+                        try:
+                            ok = pl.pre(s, e)
+                        except _FAILS:  # not trusted: the whole condition, in its own order, says why
+                            ok, cond, levels, loop = True, pl.whole, None, None
+                        if not ok:
+                            continue
+                if loop is not None:  # one choice: the loop below, generated with the condition inline
+                    loop(s, e, out)
+                    continue
+                if len(params) == 1:
+                    # The common case, one choice: a flat loop.
+                    _, slot, dom, distinct = params[0]
+                    if not distinct:
+                        for v in dom(s, e):
+                            e[slot] = v
+                            if cond is None or cond(s, e):
+                                out.append((act, (v,)))
+                        continue
+                    seen = set()
+                    cols, one, types, fields = act.sig_cols, act.sig_col, s.types, s.fields
+                    for v in dom(s, e):
+                        # _signature, inline for the common shapes (one scalar field, no field)
+                        t = types[v]
+                        c = one[t]
+                        sig = (t, fields[c][v]) if c >= 0 else t if c == NO_FIELDS else _signature(s, v, cols)
+                        if sig in seen:
+                            continue
+                        e[slot] = v
+                        if cond is None or cond(s, e):
+                            out.append((act, (v,)))
+                            seen.add(sig)
+                    continue
+                _enumerate(s, e, act, params, 0, (), out, cond, levels)
+        except RuleError as ex:
+            if ex.where is None:
+                raise RuleError(ex.message, _where(self, act)) from None
+            raise
+        except (TypeError, KeyError, IndexError, AttributeError, ValueError) as ex:
+            raise RuleError(f"a condition failed ({type(ex).__name__}: {ex})", _where(self, act)) from None
+        finally:
+            s.pcache = None
+        if self.optional and out and self.pass_action is not None:
+            out.append((self.pass_action, ()))
+        return out
+
+
+def _where(step, act):
+    where = step.loc if act is None else act.loc
+    what = f"step {step.id} (its if)" if act is None else f"step {step.id}, action {act.name}"
+    return f"{where}: {what}" if where else what
+
+
+NO_FIELDS, SLOW_SIG = -1, -2  # sig_col values: a type without fields; one with a map or several fields
+
+
+def sig_col(sig_cols, sig_maps) -> dict:
+    """Per piece type, how its `distinct` signature is made: the column of its one scalar field (the
+    signature is (type, value)), NO_FIELDS (the type alone) or SLOW_SIG (_signature)."""
+    return {t: (NO_FIELDS if not cs else cs[0] if len(cs) == 1 and t not in sig_maps else SLOW_SIG)
+            for t, cs in sig_cols.items()}
+
+
+def _signature(s, x, cols):
+    """What tells piece x apart from others of its type for a `distinct` choice: its type and fields."""
+    t = s.types[x]
+    cs = cols[t]
+    if not cs:
+        return t
+    fields = s.fields
+    if len(cs) == 1:
+        return (t, _frozen(fields[cs[0]][x]))
+    # a scalar is its own value; only maps (and lists) are frozen
+    return (t, *[v if (v := fields[c][x]).__class__ not in _NESTED else _frozen(v) for c in cs])
+
+
+_NESTED = (dict, list)
+
+
+def _frozen(v):
+    """A field's value as a set member: a map by its items (two boats with different cargo differ)."""
+    if type(v) is dict:
+        return tuple(sorted((k, _frozen(w)) for k, w in v.items()))
+    if type(v) is list:
+        return tuple(_frozen(w) for w in v)
+    return v
+
+
+_FAILS = (TypeError, KeyError, IndexError, AttributeError, ValueError, ZeroDivisionError, RuleError)
+
+
+def _enumerate(s, e, act, params, i, vals, out, cond, levels=None):
+    """Every combination of the choices from the i-th on that passes `cond`; `levels[i]` (menuplan), when
+    given, is checked as soon as choice i is bound."""
+    name, slot, dom, distinct = params[i]
+    items = dom(s, e)
+    if distinct:
+        seen = set()
+        cols, one, types, fields = act.sig_cols, act.sig_col, s.types, s.fields
+    last = i == len(params) - 1
+    check = levels[i] if levels and not last else None
+    for v in (items if type(items) is not list else tuple(items)):
+        if distinct:
+            t = types[v]  # _signature, inline for the common shapes (see Step.menu)
+            c = one[t]
+            sig = (t, fields[c][v]) if c >= 0 else t if c == NO_FIELDS else _signature(s, v, cols)
+            if sig in seen:
+                continue
+        e[slot] = v
+        if last:
+            if cond is None or cond(s, e):
+                out.append((act, vals + (v,)))
+                if distinct:
+                    seen.add(sig)
+        else:
+            sub_cond, sub_levels = cond, levels
+            if check is not None:
+                try:
+                    if not check(s, e):
+                        continue
+                except _FAILS:  # not trusted: the whole condition decides below, in its own order
+                    sub_cond, sub_levels = act.plan.whole, None
+            n0 = len(out)
+            _enumerate(s, e, act, params, i + 1, vals + (v,), out, sub_cond, sub_levels)
+            if distinct and len(out) > n0:
+                seen.add(sig)
+
+
+class FlowCompiler:
+    """Compiles the `flow`, `phases`, `steps` and `hooks` sections into the node table."""
+
+    def __init__(self, world):
+        self.w = world
+        self.nodes: list[Node] = []
+        self.phase_root: dict[str, int] = {}
+        self.steps: dict[tuple, Step] = {}
+        self.hooks: dict[str, list] = {}
+        self.step_defs = world.d["steps"]
+        self._sig_col = None  # sig_col(), made once for every action
+
+    def add(self, node: Node) -> int:
+        node.id = len(self.nodes)
+        self.nodes.append(node)
+        return node.id
+
+    def compile_all(self):
+        w = self.w
+        d = w.d
+        # phases first get ids so calls can refer to them in any order
+        pending = []
+        for name, ph in d["phases"].items():
+            holder = Node(SEQ, ("phases", name))
+            holder.label = label_of(ph, name)
+            holder.phase = name
+            if "{" in str(holder.label):
+                u = Unit(player=True)
+                holder.tmpl = self.template(ph, name, u, Scope(u), ("phases", name))
+                holder.nslots = u.n
+            self.phase_root[name] = self.add(holder)
+            pending.append((name, ph, holder))
+        for name, ph, holder in pending:
+            body = ph.get("flow") if isinstance(ph, dict) else None
+            if body is None:
+                w.error(f"phase '{name}' has no flow", ("phases", name))
+                continue
+            child = self.node(body, ("phases", name, "flow"), None)
+            holder.children = (child,) if child is not None else ()
+        root = self.node(d["flow"], ("flow",), None) if d["flow"] is not None else None
+        if root is None and d["flow"] is None and d.docs:  # no file loaded: its own error says why
+            w.error("the game has no flow", ("game",), "add a top-level 'flow:' section")
+        self.root = root
+        self.event_notes = {}
+        for ev, raw in d["events"].items():
+            if isinstance(raw, dict) and "label" in raw and ev in w.events:
+                # an event with a label is narrated each time it is emitted
+                note = Node(SEQ, ("events", ev))
+                u = Unit(player=True, event=w.events[ev])
+                note.tmpl = self.template(raw, ev, u, Scope(u), ("events", ev))
+                note.nslots = u.n
+                self.event_notes[ev] = self.add(note)
+        for hid, h in d["hooks"].items():
+            self.hook(hid, h)
+        for sid in self.step_defs:
+            if not any(k[0] == sid for k in self.steps):
+                self.step(sid, None, ("steps", sid))  # compile unused steps too: their mistakes matter
+        return root
+
+    # ------------------------------------------------------------ flow nodes
+    def unit(self, event):
+        return Unit(player=True, event=self.w.events.get(event) if event else None, effects=True)
+
+    def expr(self, text, path, event, want=None):
+        u = Unit(player=True, event=self.w.events.get(event) if event else None)
+        x = self.w.compile_expr(text, path, u, want=want)
+        return (x.f, u.n) if x is not None else (None, 2)
+
+    def node(self, raw, path, event) -> int | None:
+        w = self.w
+        if isinstance(raw, list):
+            n = Node(SEQ, path)
+            kids = [self.node(c, path + (i,), event) for i, c in enumerate(raw)]
+            n.children = tuple(k for k in kids if k is not None)
+            return self.add(n)
+        if not isinstance(raw, dict):
+            w.error("a flow node is a list or a mapping (effect, step, call, if, repeat, each_player)", path)
+            return None
+        keys = set(raw) - {"label", "source", "provisional", "note"}
+        if "effect" in keys:
+            n = Node(EFFECT, path)
+            u = self.unit(event)
+            sc = Scope(u)
+            n.fn = w.compile_stmts(raw["effect"], path + ("effect",), u, sc)
+            n.label = label_of(raw, "") if "label" in raw else None
+            if "label" in raw:
+                # told after the effect ran; its holes may read the effect's own local names
+                u.effects = False
+                n.tmpl = self.template(raw, "", u, sc, path)
+            n.nslots = u.n
+            return self.add(n)
+        if "step" in keys:
+            n = Node(STEP, path)
+            sid = raw["step"]
+            if sid not in self.step_defs:
+                from ..definition.problems import did_you_mean
+                w.error(f"unknown step '{sid}'", path + ("step",), did_you_mean(sid, self.step_defs))
+                return None
+            n.step = self.step(sid, event, ("steps", sid))
+            return self.add(n)
+        if "simultaneous" in keys:
+            from . import simultaneous
+            n = simultaneous.compile_node(self, raw, path, event, Node(SIMUL, path))
+            return self.add(n) if n is not None else None
+        if "call" in keys:
+            n = Node(CALL, path)
+            target = raw["call"]
+            if isinstance(target, str) and target in self.phase_root:
+                n.extra = self.phase_root[target]
+            else:
+                n.cond, n.cond_n = self.expr(target, path + ("call",), event)
+            return self.add(n)
+        if "if" in keys:
+            n = Node(IF, path)
+            n.cond, n.cond_n = self.expr(raw["if"], path + ("if",), event, want="bool")
+            t = self.node(raw["then"], path + ("then",), event) if "then" in raw else None
+            e = self.node(raw["else"], path + ("else",), event) if "else" in raw else None
+            n.children = (t, e)
+            return self.add(n)
+        if "repeat" in keys:
+            n = Node(REPEAT, path)
+            body = self.node(raw["repeat"], path + ("repeat",), event)
+            n.children = (body,)
+            until = self.expr(raw["until"], path + ("until",), event, "bool") if "until" in raw else (None, 2)
+            whl = self.expr(raw["while"], path + ("while",), event, "bool") if "while" in raw else (None, 2)
+            n.extra = (until, whl, int(raw.get("max", DEFAULT_MAX)))
+            if "label" in raw:
+                # A repeat's label is told at the start of every pass ("Round {round}").
+                u = Unit(player=True, event=self.w.events.get(event) if event else None)
+                n.label = self.template(raw, "", u, Scope(u), path)
+                n.nslots = u.n
+            return self.add(n)
+        if "each_player" in keys:
+            n = Node(EACH, path)
+            body = self.node(raw["each_player"], path + ("each_player",), event)
+            n.children = (body,)
+            frm = self.expr(raw["from"], path + ("from",), event) if "from" in raw else (None, 2)
+            order = self.expr(raw["order"], path + ("order",), event) if "order" in raw else (None, 2)
+            if "order" in raw and "from" in raw:
+                w.error("each_player takes from (clockwise from a player) or order (a list), not both",
+                        path + ("order",))
+            direction = raw.get("direction", "clockwise")
+            if direction not in ("clockwise", "counterclockwise"):
+                w.error(f"direction must be clockwise or counterclockwise, not '{direction}'",
+                        path + ("direction",))
+            mode = raw.get("until", "once")
+            if mode not in ("once", "all_pass", "one_left"):
+                w.error(f"each_player until must be once, all_pass or one_left, not '{mode}'", path + ("until",))
+            n.extra = (frm, 1 if direction == "clockwise" else -1, mode, int(raw.get("max", DEFAULT_MAX)), order)
+            return self.add(n)
+        w.error("a flow node needs one of: effect, step, simultaneous, call, if, repeat, each_player", path)
+        return None
+
+    # ------------------------------------------------------------ steps and actions
+    def step(self, sid, event, path) -> Step:
+        key = (sid, event)
+        if key in self.steps:
+            return self.steps[key]
+        raw = self.step_defs[sid] or {}
+        st = Step()
+        st.id = sid
+        st.path = path
+        st.loc = self._loc(path + ("if",))  # where a failing condition is reported
+        st.label = label_of(raw, sid)
+        st.tmpl, st.tmpl_n = None, 2
+        if "{" in str(st.label):
+            u = Unit(player=True, event=self.w.events.get(event) if event else None)
+            st.tmpl, st.tmpl_n = self.template(raw, sid, u, Scope(u), path), u.n
+        st.optional = bool(raw.get("optional", False))
+        self.steps[key] = st
+        st.cond, st.cond_n = self.expr(raw["if"], path + ("if",), event, "bool") if "if" in raw else (None, 2)
+        st.actions = []
+        for aid, araw in (raw.get("actions") or {}).items():
+            a = self.action(sid, aid, araw or {}, event, path + ("actions", aid))
+            if a is not None:
+                st.actions.append(a)
+        st.pass_action = None
+        if st.optional:
+            p = Action()
+            p.name, p.step, p.params, p.cond, p.effect, p.nslots = "pass", sid, [], None, None, 2
+            words = self.w.d["words"] if isinstance(self.w.d["words"], dict) else {}
+            p.label = Texts((lang, [(say("pass", lang), None, None)]) for lang in ("en", "zh", *words))
+            p.is_pass, p.cond_text, p.path, p.sig_cols, p.piece_params = True, None, path, {}, []
+            p.ptypes = ()
+            p.loc = st.loc
+            p.sig_maps = frozenset()
+            p.sig_col = {}
+            p.fired_key = ("action", sid, "pass")
+            p.direct = True
+            p.idfmt, p.pnames, p.plan, p.loop = "pass", (), None, None
+            st.pass_action = p
+        return st
+
+    def _loc(self, path) -> str | None:
+        loc = self.w.d.where(path)
+        return str(loc) if loc is not None and loc.line > 0 else None
+
+    def action(self, sid, aid, raw, event, path):
+        w = self.w
+        a = Action()
+        a.name, a.step, a.path = str(aid), sid, path
+        a.loc = self._loc(path + ("if",))
+        a.is_pass = bool(raw.get("pass", False))
+        a.sig_cols, a.sig_maps = w.sig_cols, w.sig_maps
+        if self._sig_col is None:
+            self._sig_col = sig_col(w.sig_cols, w.sig_maps)
+        a.sig_col = self._sig_col
+        a.fired_key = ("action", sid, a.name)  # what Game._play counts
+        u = self.unit(event)
+        u.effects = False  # choices and conditions only look; the effect may change the state
+        sc = Scope(u)
+        a.params = []
+        a.piece_params = []
+        ptypes = []
+        for pname, dom in (raw.get("choose") or {}).items():
+            distinct = False
+            if isinstance(dom, dict):
+                distinct = bool(dom.get("distinct", False))
+                dom = dom.get("from")
+            x = w.compile_expr(dom, path + ("choose", pname), u, sc)
+            if x is None:
+                continue
+            from ..language.compiler import elem_type
+            et = elem_type(x.t)
+            if et is None:
+                w.error(f"a choice ranges over a zone or a list, not a {x.t}", path + ("choose", pname))
+                continue
+            slot = sc.bind(str(pname), et)
+            if et == "piece":
+                a.piece_params.append(len(a.params))
+            dom_f = x.f
+            if x.t == "zone":  # the zone's pieces, as one generated function
+                dom_f = w.compiler.pool.function(f"s.zones[{w.compiler.src(x)}]")
+            elif not a.params and invariant(x) and x._src is not None:
+                # A first choice that reads no other: its values are found once per menu, for every
+                # action that offers the same choice (see menuplan.shared)
+                dom_f = shared(w.compiler.pool, x)
+            a.params.append((str(pname), slot, dom_f, distinct))
+            ptypes.append(et)
+        a.pnames = tuple(p[0] for p in a.params)
+        # the choices sit in the slots right after the player and the event: an effect's environment is
+        # [player, event, *values] and the rest
+        a.direct = [p[1] for p in a.params] == list(range(2, 2 + len(a.params)))
+        a.ptypes = tuple(ptypes)  # each parameter's value type, for checking scenarios
+        # "load(k=%s,s=%s)" % values: the action's id, made without building anything else
+        a.idfmt = (a.name.replace("%", "%%") + "(" + ",".join(f"{p}=%s" for p in a.pnames) + ")"
+                   if a.params else a.name.replace("%", "%%"))
+        a.cond_text = raw.get("if")
+        a.plan = None
+        cx = None
+        if "if" in raw:
+            comp = w.compiler
+            comp.hoist = hoister(comp.pool) if a.params else None  # parts that read no choice: once a menu
+            try:
+                cx = w.compile_expr(raw["if"], path + ("if",), u, sc, want="bool")
+                if cx is not None and a.params:
+                    a.plan = plan(comp, cx, [p[1] for p in a.params])
+            finally:
+                comp.hoist = None
+        a.cond = cx.f if cx is not None else None
+        a.loop = None
+        if len(a.params) == 1 and ("if" not in raw or cx is not None):
+            cond_src = (a.plan.rest_src if a.plan is not None else w.compiler.src(cx) if cx is not None else None)
+            a.loop = single_loop(w.compiler, a, cond_src, _signature)
+        u.effects = True
+        a.effect = w.compile_stmts(raw["effect"], path + ("effect",), u, sc.child()) if "effect" in raw else None
+        u.effects = False
+        a.label = self.template(raw, a.name, u, sc, path)
+        a.nslots = u.n
+        return a
+
+    def template(self, raw, default, unit, sc, path):
+        """A label with {expr} holes, compiled and checked (narration.compile_label)."""
+        from ..language.labels import compile_label
+        return compile_label(self.w, raw, default, unit, sc, path)
+
+    # ------------------------------------------------------------ hooks
+    def hook(self, hid, h):
+        w = self.w
+        path = ("hooks", hid)
+        if not isinstance(h, dict):
+            w.error("a hook is a mapping with on, if, player, do", path)
+            return
+        ev = h.get("on")
+        if ev not in w.events:
+            from ..definition.problems import did_you_mean
+            w.error(f"unknown event '{ev}'", path + ("on",), did_you_mean(str(ev), w.events))
+            return
+        cond = self.expr(h["if"], path + ("if",), ev, "bool") if "if" in h else (None, 2)
+        if "player" in h:
+            pl = self.expr(h["player"], path + ("player",), ev)
+        else:
+            names, types = w.events[ev]
+            idx = types.index("player") if "player" in types else None
+            pl = ((lambda i: lambda s, e: e[1][i])(idx), 2) if idx is not None else (None, 2)
+        body = self.node(h.get("do", []), path + ("do",), ev)
+        if "label" in h:
+            # a hook with a label is narrated when it fires: a sequence that tells it, then runs the body
+            told = Node(SEQ, path)
+            u = Unit(player=True, event=w.events.get(ev))
+            told.tmpl = self.template(h, hid, u, Scope(u), path)
+            told.nslots = u.n
+            told.children = (body,) if body is not None else ()
+            body = self.add(told)
+        self.hooks.setdefault(ev, []).append((hid, cond, pl, body))
+
+
+# ---------------------------------------------------------------- running
+def push(s, node_id, player, event):
+    if len(s.flow) >= MAX_FLOW_DEPTH:  # a hook or call that re-enters itself: the stack would grow forever
+        raise RuleError(f"the flow is nested more than {MAX_FLOW_DEPTH} deep (a hook or call that re-enters "
+                        "itself?): the flow-depth limit")
+    s.flow.append([node_id, player, event, 0, None, 0, 0])
+
+
+def new_decision():
+    """A decision (or the setup) begins: the events it causes are counted from 0 against MAX_EVENTS."""
+    global _events
+    _events = 0
+
+
+def fire_events(game, s):
+    """Push the flows of the hooks that listen to the events emitted by the effect that just ran (none once
+    an end trigger with `now` has ended the game)."""
+    global _events
+    if s.ends and ends_now(game, s):  # (no end trigger set: nothing can end the game now)
+        return
+    notes = getattr(game, "event_notes", {})
+    hooks = game.hooks
+    while s.ev:
+        events, s.ev = s.ev, []
+        _events += len(events)
+        if _events > MAX_EVENTS:
+            raise RuleError(f"more than {MAX_EVENTS} events while taking one decision (a hook that emits its "
+                            "own event?): the event limit")
+        frames = []
+        for name, args in events:
+            if name in notes:
+                frames.append((notes[name], s.flow[-1][1] if s.flow else None, args))
+            for hid, (cf, cn), (pf, pn), body in hooks.get(name, ()):
+                fallback = s.flow[-1][1] if s.flow else None
+                player = pf(s, [fallback, args, *BLANK[pn - 2]]) if pf is not None else fallback
+                if cf is not None and not cf(s, [player, args, *BLANK[cn - 2]]):
+                    continue
+                if body is not None:
+                    frames.append((body, player, args))
+                    game.fired[("hook", hid)] = game.fired.get(("hook", hid), 0) + 1
+        for body, player, args in reversed(frames):
+            push(s, body, player, args)
+
+
+def run_effect(game, s, fn, nslots, player, event):
+    if fn is None:
+        return
+    s.ev = []
+    s.budget = 0
+    fn(s, [player, event, *BLANK[nslots - 2]])
+    if s.ev or s.ends:  # events, or an end trigger that ends the game now
+        fire_events(game, s)
+
+
+def advance(game, s, log=None):
+    """Run the flow until a decision (s.menu is set) or the end (empty stack)."""
+    try:
+        _advance(game, s, log)
+    except RuleError as ex:
+        if ex.where is None and s.flow:  # a limit (flow depth, events, loop steps): where the flow was
+            raise RuleError(ex.message, _located(game, s)) from None
+        raise
+    except (TypeError, KeyError, IndexError, AttributeError, ValueError) as ex:
+        raise RuleError(f"a flow condition failed ({type(ex).__name__}: {ex})", _located(game, s)) from None
+
+
+def _located(game, s) -> str | None:
+    """The file:line:col of the flow node on top of the stack (its path when the file is unknown)."""
+    node = game.nodes[s.flow[-1][0]] if s.flow else None
+    if node is None:
+        return None
+    definition = getattr(game, "definition", None)
+    loc = definition.where(tuple(node.path)) if definition is not None else None
+    return str(loc) if loc is not None else ".".join(map(str, node.path))
+
+
+def _advance(game, s, log):
+    nodes = game.nodes
+    flow = s.flow  # the same list all along (effects push and pop frames, never replace it)
+    guard = ADVANCE_GUARD
+    depth = MAX_FLOW_DEPTH
+    while flow:
+        guard -= 1
+        if guard < 0:
+            raise RuleError(f"the flow ran {ADVANCE_GUARD} steps without a decision (a loop with no end?)")
+        if len(flow) > depth:  # frames are pushed inline below: push()'s limit, checked here
+            raise RuleError(f"the flow is nested more than {MAX_FLOW_DEPTH} deep (a hook or call that re-enters "
+                            "itself?): the flow-depth limit")
+        fr = flow[-1]
+        node = nodes[fr[0]]
+        k = node.kind
+        if k == SEQ:
+            pc = fr[3]
+            if pc == 0 and log is not None and (node.phase is not None or node.tmpl is not None):
+                log.append(_told(game, s, node, fr))
+            if pc < len(node.children):
+                fr[3] = pc + 1
+                flow.append([node.children[pc], fr[1], fr[2], 0, None, 0, 0])  # push(), inline
+            else:
+                flow.pop()
+        elif k == STEP:
+            if fr[1] is not None and fr[1] >= s.n:  # interpreter/engine/scripted.py: such a seat never decides
+                raise RuleError(f"step {node.step.id}: a scripted seat makes no decisions (script its move as "
+                                "an effect)", _at(game, node))
+            menu = node.step.menu(s, fr[1], fr[2])
+            if menu:
+                s.menu = menu
+                return
+            flow.pop()
+        elif k == SIMUL:
+            from . import simultaneous
+            if fr[4] is None and not simultaneous.start(game, s, fr, node):
+                flow.pop()
+            elif None in fr[5]:
+                s.menu = None  # a decision: the menu is the deciding seat's (Game._menu)
+                return
+            else:
+                simultaneous.reveal(game, s, fr, node, log)
+        elif k == EFFECT:
+            flow.pop()
+            if node.tmpl is not None and log is not None and node.fn is not None:
+                e = [fr[1], fr[2], *BLANK[node.nslots - 2]]
+                s.ev = []
+                s.budget = 0
+                node.fn(s, e)
+                log.append(_told(game, s, node, fr, e))
+                if s.ev or s.ends:
+                    fire_events(game, s)
+            else:
+                run_effect(game, s, node.fn, node.nslots, fr[1], fr[2])
+        elif k == CALL:
+            flow.pop()
+            if node.extra is not None:
+                target = node.extra
+            else:
+                name = node.cond(s, [fr[1], fr[2], *BLANK[node.cond_n - 2]])
+                target = game.phase_root.get(name)
+                if target is None:
+                    raise RuleError(f"call: no phase named {name!r}", _at(game, node))
+            game.fired[("phase", nodes[target].phase)] = game.fired.get(("phase", nodes[target].phase), 0) + 1
+            flow.append([target, fr[1], fr[2], 0, None, 0, 0])
+        elif k == IF:
+            flow.pop()
+            ok = node.cond(s, [fr[1], fr[2], *BLANK[node.cond_n - 2]])
+            nxt = node.children[0] if ok else node.children[1]
+            if nxt is not None:
+                flow.append([nxt, fr[1], fr[2], 0, None, 0, 0])
+        elif k == REPEAT:
+            (uf, un), (wf, wn), limit = node.extra
+            if fr[3] > 0 and uf is not None and uf(s, [fr[1], fr[2], *BLANK[un - 2]]):
+                flow.pop()
+                continue
+            if wf is not None and not wf(s, [fr[1], fr[2], *BLANK[wn - 2]]):
+                flow.pop()
+                continue
+            if fr[3] >= limit:
+                raise RuleError(f"a repeat ran {limit} times (its max): raise max or check its until",
+                                _at(game, node))
+            fr[3] += 1
+            if node.label is not None and log is not None:
+                from ..language.labels import entry
+                log.append(dict(entry(game, s, node.label, [fr[1], fr[2]] + [None] * (node.nslots - 2)),
+                                heading=True))
+            flow.append([node.children[0], fr[1], fr[2], 0, None, 0, 0])
+        else:  # EACH
+            (ff, fn_), direction, mode, limit, (of, on) = node.extra
+            if fr[4] is None:
+                # The seats in turn order, fixed when the loop starts: a list the rules give (a turn-order
+                # track), or every seat clockwise (or counterclockwise) from the first player.
+                env = [fr[1], fr[2], *BLANK[max(fn_, on) - 2]]
+                if of is not None:
+                    fr[4] = list(of(s, env))
+                else:
+                    first = ff(s, env) if ff is not None else (fr[1] if fr[1] is not None else 0)
+                    if first is None:
+                        raise RuleError("each_player: 'from' gave none", _at(game, node))
+                    fr[4] = [(first + direction * k) % s.n for k in range(s.n)]
+            order = fr[4]
+            i = fr[3]
+            if mode == "one_left":
+                # An auction: around and around; a player who passes is out; the last one left ends it.
+                # fr[3] is the seat's place in the (shrinking) order, fr[6] says a turn is under way.
+                if fr[6]:
+                    if fr[5]:
+                        i += 1
+                    else:
+                        order = fr[4] = order[:i] + order[i + 1:]
+                    fr[5] = fr[6] = 0
+                if len(order) <= 1:
+                    flow.pop()
+                    continue
+                # the turns taken so far ride in an eighth field, added on the first turn: `max` bounds them
+                turns = fr[7] if len(fr) > 7 else 0
+                if turns >= limit * s.n:
+                    raise RuleError(f"each_player went around {limit} times (its max)", _at(game, node))
+                if len(fr) > 7:
+                    fr[7] = turns + 1
+                else:
+                    fr.append(1)
+                i %= len(order)
+                fr[3], fr[6] = i, 1
+                flow.append([node.children[0], order[i], fr[2], 0, None, 0, 0])
+                continue
+            if not order or (mode == "once" and i >= len(order)):
+                flow.pop()
+                continue
+            if mode != "once":
+                if i > 0:  # all_pass: a full round in which nobody acted ends the loop
+                    fr[6] = 0 if fr[5] else fr[6] + 1
+                    fr[5] = 0
+                    if fr[6] >= len(order):
+                        flow.pop()
+                        continue
+                if i >= limit * len(order):
+                    raise RuleError(f"each_player went around {limit} times (its max)", _at(game, node))
+            fr[3] = i + 1
+            flow.append([node.children[0], order[i % len(order)], fr[2], 0, None, 0, 0])
+
+
+def _at(game, node):
+    """Where a flow node is written: file:line:col, or its path in the definition."""
+    try:
+        loc = game.definition.where(node.path)
+    except Exception:  # a definition without positions (built in memory)
+        loc = None
+    return str(loc) if loc is not None else ".".join(map(str, node.path))
+
+
+def _told(game, s, node, fr, e=None):
+    """The narration entry of a node with a label: a phase's header, a hook, an event, an effect."""
+    if node.tmpl is None:
+        return dict(node.label, phase=node.phase)
+    from ..language.labels import entry
+    m = entry(game, s, node.tmpl, e if e is not None else [fr[1], fr[2]] + [None] * (node.nslots - 2))
+    if node.phase is not None:
+        m["phase"] = node.phase
+    else:
+        m["note"] = True
+    return m
+
+
+def mark_acted(game, s):
+    """Tell the nearest each_player that its current player acted (did not pass)."""
+    each = game.each_nodes  # (per node: is it an each_player loop)
+    for fr in reversed(s.flow):
+        if each[fr[0]]:
+            fr[5] = 1
+            return

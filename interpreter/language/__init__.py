@@ -1,0 +1,1 @@
+"""The rules language: the DSL's grammar-driven parser, the compiler into Python functions, the vocabulary and runtime primitives the compiled rules call, labels, procedures, parameters, menu plans."""

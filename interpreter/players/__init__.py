@@ -1,0 +1,1 @@
+"""Bots: players that decide from their seat's view; determinization and search."""

@@ -1,0 +1,1 @@
+"""The rules read back: a rulebook generated from the definition, in words."""

@@ -1,0 +1,112 @@
+"""Game records: a self-describing file of one game, enough to play it again with no other input.
+
+    rec = new_record(game, "my_game", players=3, seed=7, options={}, seats=["human", "random", "random"])
+    add_action(rec, seat=0, action=chosen, seconds=4.2)
+    write_record("game.yaml", rec)
+    rec = read_record("game.yaml")              # RecordError (file:line:col: ...) for a bad file
+    game, state, log = replay(rec)              # load the game it names and apply its actions
+
+A record is YAML: `format`, `game` (its id), `path` (how the game was named: a name under gamedefs/ or a
+directory), `title`, `definition_hash` (`Game.content_hash`), `variants` (overlay files), `options`,
+`players`, `seed`, `seats` (human or a bot name per seat, from seat 1), then `actions`: each the `seat`
+(from 1), the action's `id`, its English `label` for readers, and optionally `seconds` taken to decide;
+`result` (scores, winners, end triggers) once the game is over. It is read with the hardened loader.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+FORMAT = "meeple-record/1"
+FIELDS = ("format", "game", "path", "title", "definition_hash", "variants", "options", "players", "seed",
+          "seats", "actions")
+
+
+class RecordError(ValueError):
+    """A file that is not a readable game record; the message says where and why."""
+
+
+def new_record(game, path: str, players: int, seed: Any, options: dict | None, seats: list[str],
+               variants: list[str] | None = None) -> dict:
+    name = game.name.get("en", game.id) if isinstance(game.name, dict) else str(game.name)
+    return {"format": FORMAT, "game": game.id, "path": str(path), "title": name,
+            "definition_hash": game.content_hash, "variants": [str(v) for v in variants or []],
+            "options": dict(options or {}), "players": players, "seed": seed, "seats": list(seats),
+            "actions": []}
+
+
+def add_action(record: dict, seat: int | None, action: dict | str, seconds: float | None = None) -> None:
+    entry: dict[str, Any] = {"seat": None if seat is None else seat + 1}
+    if isinstance(action, dict):
+        entry["id"] = action["id"]
+        label = action.get("label")
+        if isinstance(label, dict) and label.get("en"):
+            entry["label"] = label["en"]
+    else:
+        entry["id"] = str(action)
+    if seconds is not None:
+        entry["seconds"] = round(seconds, 2)
+    record["actions"].append(entry)
+
+
+def finish(record: dict, outcome: dict) -> None:
+    from ..engine.exact import plain  # an exact fractional score as "n/d"
+    record["result"] = {"scores": [plain(v) for v in outcome.get("scores", [])], "winners": [w + 1 for w in outcome.get("winners", [])],
+                        "ends": list(outcome.get("ends") or [])}
+
+
+def dump(record: dict) -> str:
+    head = "# meeple game record: replay it with `meeple replay FILE`\n"
+    return head + yaml.safe_dump(record, sort_keys=False, allow_unicode=True, width=110)
+
+
+def write_record(path: str | Path, record: dict) -> None:
+    Path(path).write_text(dump(record), encoding="utf-8")
+
+
+def read_record(path: str | Path) -> dict:
+    """A record read with the hardened loader and checked for shape; RecordError otherwise."""
+    from ..definition.loader import load_yaml
+    from ..definition.problems import DefinitionError
+
+    try:
+        doc = load_yaml(path)
+    except DefinitionError as exc:
+        raise RecordError("; ".join(str(p) for p in exc.problems)) from None
+    return check_record(doc.data, str(path), doc)
+
+
+def is_record(data) -> bool:
+    return isinstance(data, dict) and str(data.get("format", "")).startswith("meeple-record/")
+
+
+def check_record(data, name: str = "<record>", doc=None) -> dict:
+    def where(*path) -> str:
+        loc = doc.where(path) if doc is not None else None
+        return str(loc) if loc is not None else name
+
+    if not is_record(data):
+        raise RecordError(f"{where()}: not a meeple game record (expected `format: {FORMAT}`)")
+    missing = [f for f in FIELDS if f not in data]
+    if missing:
+        raise RecordError(f"{where()}: the record lacks {', '.join(missing)}")
+    if type(data["players"]) is not int:
+        raise RecordError(f"{where('players')}: players must be a number")
+    if not isinstance(data["seats"], list) or len(data["seats"]) != data["players"]:
+        raise RecordError(f"{where('seats')}: seats must list one player kind per seat")
+    if not isinstance(data["options"] or {}, dict) or not isinstance(data["variants"] or [], list):
+        raise RecordError(f"{where()}: options must be a mapping and variants a list")
+    if not isinstance(data["actions"], list):
+        raise RecordError(f"{where('actions')}: actions must be a list")
+    for i, a in enumerate(data["actions"]):
+        if not (isinstance(a, dict) and isinstance(a.get("id"), str)):
+            raise RecordError(f"{where('actions', i)}: action {i + 1} needs an `id`")
+    data["options"] = data["options"] or {}
+    data["variants"] = data["variants"] or []
+    return data
+
+
+def action_ids(record: dict) -> list[str]:
+    return [a["id"] for a in record["actions"]]
