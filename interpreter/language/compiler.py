@@ -712,8 +712,7 @@ class Compiler:
         name_tok, gen = n.children[:2]
         name = str(name_tok)
         from .vocabulary import AGGREGATES
-        agg = AGGREGATES.get(name)
-        if agg is None:
+        if name not in AGGREGATES:
             raise CompileError(f"'{name}' does not take a generator (one of: {', '.join(AGGREGATES)})",
                                name_tok)
         el_node, var_tok, coll_node = gen.children[:3]
@@ -733,8 +732,8 @@ class Compiler:
         slot = inner.bind(str(var_tok), et)
         el = self.expr(el_node, inner)
         cond = self.expr(cond_node, inner) if cond_node is not None else None
-        if name not in GEN_FORMS:
-            return agg(coll, slot, el, cond, n)
+        if name not in GEN_FORMS:  # built by the vocabulary (sort_by)
+            return AGGREGATES[name](coll, slot, el, cond, n)
         it = f"s.zones[{self.src(coll)}]" if coll.t == "zone" else self.src(coll)
         if ":=" in it:  # an assignment expression may not stand in a comprehension's iterable
             it = self.pool.ref(self.pool.function(it)) + "(s, e)"
@@ -745,12 +744,6 @@ class Compiler:
         es = self.src(el)
         if name in LOOP_FORMS:
             return self.gen(self.loop_call(name, slot, it, cs, es, el.t), GEN_FORMS[name][1] or el.t)
-        if name == "count":
-            if cond is None and el.t != "bool":
-                return self.gen(f"sum(1 {loop})", "int")
-            if cond is None:
-                return self.gen(f"sum(1 {loop} if ({es}))", "int")
-            return self.gen(f"sum(1 {loop})", "int")
         form, t = GEN_FORMS[name]
         if t is None:
             t = "list:" + el.t if name == "list" else el.t

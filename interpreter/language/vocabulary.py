@@ -379,115 +379,6 @@ def _iter(coll):
     return lambda s, e: charge(s, cf(s, e))
 
 
-def _agg_sum(coll, slot, el, cond, node):
-    it, ef = _iter(coll), el.f
-    if cond is None:
-        def f(s, e):
-            t = 0
-            for v in it(s, e):
-                e[slot] = v
-                t += ef(s, e)
-            return t
-    else:
-        cf = cond.f
-
-        def f(s, e):
-            t = 0
-            for v in it(s, e):
-                e[slot] = v
-                if cf(s, e):
-                    t += ef(s, e)
-            return t
-    return X(f, "int")
-
-
-def _agg_count(coll, slot, el, cond, node):
-    it = _iter(coll)
-    cf = cond.f if cond is not None else el.f
-    if cond is None and el.t != "bool":
-        return X(lambda s, e: len(list(it(s, e))), "int")
-
-    def f(s, e):
-        t = 0
-        for v in it(s, e):
-            e[slot] = v
-            if cf(s, e):
-                t += 1
-        return t
-    return X(f, "int")
-
-
-def _agg_any(coll, slot, el, cond, node):
-    it, ef = _iter(coll), el.f
-    cf = cond.f if cond is not None else None
-
-    def f(s, e):
-        for v in it(s, e):
-            e[slot] = v
-            if (cf is None or cf(s, e)) and ef(s, e):
-                return True
-        return False
-    return X(f, "bool")
-
-
-def _agg_all(coll, slot, el, cond, node):
-    it, ef = _iter(coll), el.f
-    cf = cond.f if cond is not None else None
-
-    def f(s, e):
-        for v in it(s, e):
-            e[slot] = v
-            if (cf is None or cf(s, e)) and not ef(s, e):
-                return False
-        return True
-    return X(f, "bool")
-
-
-def _agg_minmax(pick):
-    def build(coll, slot, el, cond, node):
-        it, ef = _iter(coll), el.f
-        cf = cond.f if cond is not None else None
-
-        def f(s, e):
-            best = None
-            for v in it(s, e):
-                e[slot] = v
-                if cf is None or cf(s, e):
-                    x = ef(s, e)
-                    if best is None or pick(x, best):
-                        best = x
-            return 0 if best is None else best
-        return X(f, "int")
-    return build
-
-
-def _agg_first(coll, slot, el, cond, node):
-    it, ef = _iter(coll), el.f
-    cf = cond.f if cond is not None else None
-
-    def f(s, e):
-        for v in it(s, e):
-            e[slot] = v
-            if cf is None or cf(s, e):
-                return ef(s, e)
-        return None
-    return X(f, el.t)
-
-
-def _agg_list(coll, slot, el, cond, node):
-    it, ef = _iter(coll), el.f
-    cf = cond.f if cond is not None else None
-
-    def f(s, e):
-        out = []
-        for v in it(s, e):
-            e[slot] = v
-            if cf is None or cf(s, e):
-                out.append(ef(s, e))
-        return out
-    return X(f, "list:" + el.t)
-
-
 def _agg_sort_by(coll, slot, el, cond, node):
     """sort_by(KEY for x in COLL if COND): the items x, ordered by KEY (ascending, stable)."""
     it, ef = _iter(coll), el.f
@@ -507,9 +398,8 @@ def _agg_sort_by(coll, slot, el, cond, node):
 
 AGGREGATES.update({
     "sort_by": _agg_sort_by,
-    "sum": _agg_sum, "count": _agg_count, "any": _agg_any, "all": _agg_all,
-    "min": _agg_minmax(lambda a, b: a < b), "max": _agg_minmax(lambda a, b: a > b),
-    "first": _agg_first, "list": _agg_list,
+    # generated inline by the compiler as Python loops and comprehensions (compiler.GEN_FORMS)
+    **{name: None for name in ("sum", "count", "any", "all", "min", "max", "first", "list")},
 })
 
 

@@ -13,7 +13,6 @@ another seat's view hides reaches that browser. Tables live in memory while the 
 from __future__ import annotations
 
 import base64
-import io
 import tempfile
 from pathlib import Path
 
@@ -112,6 +111,14 @@ def create_app(tables: dict | None = None):
             abort(404)
         return t
 
+    def table_and_seat(tid: str, token: str) -> tuple[Table, int]:
+        """The table and the seat a seat's secret link names (404 for a wrong one)."""
+        t = table(tid)
+        s = t.seat_of(token)
+        if s is None:
+            abort(404)
+        return t, s
+
     def seat_page(t: Table, seat: int, act_url: str, undo_url: str, poll_url: str | None):
         page = t.page(seat)
         lang = t.lang
@@ -177,19 +184,13 @@ def create_app(tables: dict | None = None):
 
     @app.get("/t/<tid>/s/<token>")
     def seat(tid, token):
-        t = table(tid)
-        s = t.seat_of(token)
-        if s is None:
-            abort(404)
+        t, s = table_and_seat(tid, token)
         base_url = f"/t/{tid}/s/{token}"
         return seat_page(t, s, base_url + "/act", base_url + "/undo", base_url + "/json")
 
     @app.get("/t/<tid>/s/<token>/json")
     def seat_json(tid, token):
-        t = table(tid)
-        s = t.seat_of(token)
-        if s is None:
-            abort(404)
+        t, s = table_and_seat(tid, token)
         return jsonify(t.page(s))
 
     def number():
@@ -200,19 +201,13 @@ def create_app(tables: dict | None = None):
 
     @app.post("/t/<tid>/s/<token>/act")
     def seat_act(tid, token):
-        t = table(tid)
-        s = t.seat_of(token)
-        if s is None:
-            abort(404)
+        t, s = table_and_seat(tid, token)
         t.act(s, number())
         return redirect(f"/t/{tid}/s/{token}")
 
     @app.post("/t/<tid>/s/<token>/undo")
     def seat_undo(tid, token):
-        t = table(tid)
-        s = t.seat_of(token)
-        if s is None:
-            abort(404)
+        t, s = table_and_seat(tid, token)
         t.undo(s)
         return redirect(f"/t/{tid}/s/{token}")
 
