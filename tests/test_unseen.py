@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from interpreter.engine.state_types import type_problem
 from interpreter.engine import unseen
 from interpreter.players.determinize import sample_state
 from interpreter.engine.facing import piece_seen
@@ -159,7 +160,7 @@ def test_a_sampled_state_gives_every_unseen_piece_its_field_values_and_the_looka
     for _ in range(12):
         t = sample_state(game, view, r)
         assert game.view(t, 1) == view
-        assert game._inconsistency(t) is None  # every piece has a value of its field's type
+        assert type_problem(game, t) is None  # every piece has a value of its field's type
         assert all(t.fields[game.layout.fields["worth"]][x] == 2 * (1 if t.types[x] == "low" else 5)
                    for x in range(6))  # each unseen piece dealt whole: its own type and worth
         down = t.zones[game.layout.zone_index("table", 0)][0]

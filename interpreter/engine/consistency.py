@@ -1,5 +1,5 @@
 """Is a loaded state one the rules could have reached? Checks of meaning, beyond the shape `state.from_json`
-checks and the types `Game._inconsistency` checks, for a saved state that was edited or corrupted:
+checks and the types `state_types.type_problem` checks, for a saved state that was edited or corrupted:
 
 - the random generator's state is a 64-bit value; the decision count a whole number >= 0;
 - the options are exactly the game's, each with one of its values (typed: `1` is not `true`);
@@ -112,7 +112,7 @@ def _flow_problem(game, s) -> str | None:
     for fr in s.flow:
         node = nodes[fr[0]]
         a, order, b, c = fr[3], fr[4], fr[5], fr[6]
-        if node.kind == SIMUL:  # its seats and sealed choices: simultaneous.frame_problem (Game._inconsistency)
+        if node.kind == SIMUL:  # its seats and sealed choices: simultaneous.frame_problem (state_types.type_problem)
             continue
         if any(type(x) is not int or x < 0 for x in (a, b, c)):
             return f"flow frame {fr!r} has counters that are not whole numbers >= 0"
