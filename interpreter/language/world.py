@@ -17,11 +17,12 @@ from ..definition.static_checks import option_problems, table_problems
 from ..definition.problems import Problem, did_you_mean
 from ..engine.state import Layout
 from ..table.words import Texts
+from .graphs import ZoneGraphs
 
 VAR_TYPES = {"int", "bool", "player", "piece", "str", "zone"}
 STEP_BUDGET = LOOP_BUDGET
 # Keys of what a menu computes once (s.pcache): private objects, so no name of a game can collide with them.
-_NEIGHBORS, _REGION, _MODIFIERS, _BY_TYPE = object(), object(), object(), object()
+_MODIFIERS, _BY_TYPE = object(), object()
 
 
 def label_of(entry, default):
@@ -625,6 +626,7 @@ class World:
         of its neighbours). `neighbors(x)` and `region(x, prop)` use them, within x's own zone."""
         self.graph_adj = {}     # type -> (its id, frozenset of neighbour ids)
         self.graph_id = {}      # type -> its id
+        self.zone_graphs = ZoneGraphs(self.graph_adj, self.graph_id, self.props)  # (filled below)
         for cname, cls in self.classes.items():
             g = cls.get("graph")
             if not isinstance(g, dict):
@@ -645,58 +647,14 @@ class World:
                     self.graph_id[tname] = self.props[idp].get(tname) if idp is not None else tname
                     self.graph_adj[tname] = frozenset(edges)
 
+
     def neighbors(self, s, x):
-        """The pieces of x's zone whose graph id is one of x's edges."""
-        memo = s.pcache  # while a menu is computed the state does not change: each x is looked up once
-        if memo is not None:
-            hit = memo.get((_NEIGHBORS, x))
-            if hit is not None:
-                return hit
-        adj = self.graph_adj.get(s.types[x])
-        if adj is None:
-            raise RuleError(f"neighbors(): {s.types[x]} is not laid out as a graph (its class has no graph:)")
-        gid = self.graph_id
-        types = s.types
-        z = s.loc[x]
-        if memo is None:
-            return [y for y in s.zones[z] if gid.get(types[y]) in adj]
-        # Within a menu: x's zone indexed once by graph id (with each piece's place in the zone, so the
-        # neighbours come in zone order, as above).
-        index = memo.get((_NEIGHBORS, None, z))
-        if index is None:
-            by_id: dict = {}
-            for i, y in enumerate(s.zones[z]):
-                by_id.setdefault(gid.get(types[y]), []).append((i, y))
-            index = memo[(_NEIGHBORS, None, z)] = by_id
-        found = [iy for g in adj for iy in index.get(g, ())]
-        found.sort()
-        out = [y for _, y in found]
-        memo[(_NEIGHBORS, x)] = out
-        return out
+        """The pieces of x's zone whose graph id is one of x's edges (graphs.py)."""
+        return self.zone_graphs.neighbors(s, x)
 
     def region(self, s, x, prop):
-        """x and every piece connected to it through neighbours with the same value of `prop`."""
-        memo = s.pcache  # within a menu, as in neighbors
-        if memo is not None:
-            hit = memo.get((_REGION, x, prop))
-            if hit is not None:
-                return hit
-        table = self.props[prop]
-        want = table.get(s.types[x])
-        seen = {x}
-        todo = [x]
-        out = [x]
-        while todo:
-            y = todo.pop()
-            for z in self.neighbors(s, y):
-                if z not in seen and table.get(s.types[z]) == want:
-                    seen.add(z)
-                    todo.append(z)
-                    out.append(z)
-        out.sort()
-        if memo is not None:
-            memo[(_REGION, x, prop)] = out
-        return out
+        """x and every piece connected to it through neighbours with the same value of `prop` (graphs.py)."""
+        return self.zone_graphs.region(s, x, prop)
 
     def is_active(self, s, x):
         act = self.type_active.get(s.types[x])

@@ -1,0 +1,91 @@
+"""Indexed generators: `x for x in ZONE if x.PROP == VALUE and ...` walks only the pieces that match.
+
+A generator over a zone whose condition starts with an equality between a property of the loop's piece
+(a value of its type, fixed for the whole game; or its type itself) and a value that does not depend on the piece is the
+shape of most "the spaces of this colour", "the buildings of that kind" filters. Evaluated as written it
+tests every piece of the zone; here the compiler walks the zone's pieces that have that property value,
+looked up in an index of the zone by the property. Within a menu (the state cannot change while it is
+computed: `s.pcache`) the index is built once per zone and property and shared by every such generator;
+outside a menu the zone is filtered directly, which still saves the rest of the condition's machinery
+for the pieces that do not match.
+
+The pieces come in zone order, as the generator would find them, so the value of the generator is the
+same. What the rest of the condition, the element and the loop budget see are the matching pieces only:
+the equality that was true of them is not tested again, and the pieces it rejected are neither tested
+nor counted against the loop budget (a limit, never reached by a menu that stays within it as written).
+The value compared is computed once, before the walk, and only when the zone holds a piece (as written it
+is computed for the first piece).
+"""
+from __future__ import annotations
+
+from lark import Token, Tree
+
+SCALAR = ("int", "str", "bool")
+
+
+def leftmost(cond):
+    """The first conjunct of an `and` chain (the node itself if it is not one), and the chain without it
+    (None when the chain was that one conjunct)."""
+    if not (isinstance(cond, Tree) and cond.data == "and_"):
+        return cond, None
+    left, right = cond.children
+    first, rest = leftmost(left)
+    return first, (right if rest is None else Tree("and_", [rest, right], meta=cond.meta))
+
+
+def mentions(node, name: str) -> bool:
+    """Whether the name appears anywhere in the expression (conservative: a shadowing inner loop counts)."""
+    if isinstance(node, Token):
+        return node.type == "NAME" and str(node) == name
+    if isinstance(node, Tree):
+        return any(mentions(c, name) for c in node.children)
+    return False
+
+
+def prop_equality(w, cond, var: str):
+    """For a condition whose first conjunct is `var.PROP == VALUE` (either way round) with PROP a scalar
+    property of pieces or `type`, and VALUE not reading `var`: (PROP, the VALUE node, the rest of the condition or
+    None); otherwise None."""
+    first, rest = leftmost(cond)
+    if not (isinstance(first, Tree) and first.data == "compare" and len(first.children) == 3
+            and str(first.children[1]) == "=="):
+        return None
+    a, _, b = first.children
+    for side, other in ((a, b), (b, a)):
+        if (isinstance(side, Tree) and side.data == "attr" and isinstance(side.children[0], Tree)
+                and side.children[0].data == "name" and str(side.children[0].children[0]) == var):
+            prop = str(side.children[1])
+            if prop == "type" or (prop in w.props and prop not in w.fields and w.prop_types.get(prop) in SCALAR):
+                if not mentions(other, var):
+                    return prop, other, rest
+    return None
+
+
+def property_table(w, prop) -> dict:
+    """type -> the value of `prop` for pieces of that type (`type`: the type itself)."""
+    return {t: t for t in w.types} if prop == "type" else w.props[prop]
+
+
+def zone_index(table):
+    """index(s, zone, value): the pieces of the zone whose type has `value` for the property `table`
+    (type -> value), in zone order; see the module doc."""
+    key = object()  # a key of the menu's memo no game name can collide with
+
+    def index(s, z, value):
+        memo = s.pcache
+        types = s.types
+        if memo is None:
+            return [x for x in s.zones[z] if table[types[x]] == value]
+        by_value = memo.get((key, z))
+        if by_value is None:
+            by_value = {}
+            for x in s.zones[z]:
+                v = table[types[x]]
+                got = by_value.get(v)
+                if got is None:
+                    by_value[v] = [x]
+                else:
+                    got.append(x)
+            memo[(key, z)] = by_value
+        return by_value.get(value, ())
+    return index
