@@ -137,6 +137,7 @@ class Game:
         self.options = w.options
         self.disputes = read_disputes(d, w.options, problems)
         self.fired: dict = {}
+        self.component_keys = {t: ("component", t) for t in w.types}  # the keys of `fired` _play counts
         w.compile_zone_caps()
         self._compile_inits()
         self._compile_pieces()
@@ -557,8 +558,9 @@ class Game:
         key = act.fired_key  # ("action", step, name)
         fired[key] = fired.get(key, 0) + 1
         if act.piece_params:
+            keys = self.component_keys
             for i in act.piece_params:  # a piece chosen by a player: its component is in play
-                key = ("component", s.types[vals[i]])
+                key = keys[s.types[vals[i]]]
                 fired[key] = fired.get(key, 0) + 1
         if act.effect is not None:
             if act.direct:

@@ -59,7 +59,7 @@ class Action:
     """One action of a step: parameters with their domains, a condition, an effect and a label."""
 
     __slots__ = ("name", "step", "params", "cond", "effect", "nslots", "label", "is_pass", "cond_text",
-                 "path", "sig_cols", "sig_maps", "sig_col", "piece_params", "idfmt", "pnames", "ptypes", "loc", "plan", "loop",
+                 "path", "sig_cols", "sig_maps", "sig_col", "sig_slow", "piece_params", "idfmt", "pnames", "ptypes", "loc", "plan", "loop",
                  "fired_key", "direct")
 
 
@@ -108,12 +108,12 @@ class Step:
                                 out.append((act, (v,)))
                         continue
                     seen = set()
-                    cols, one, types, fields = act.sig_cols, act.sig_col, s.types, s.fields
+                    slow, one, types, fields = act.sig_slow, act.sig_col, s.types, s.fields
                     for v in dom(s, e):
                         # _signature, inline for the common shapes (one scalar field, no field)
                         t = types[v]
                         c = one[t]
-                        sig = (t, fields[c][v]) if c >= 0 else t if c == NO_FIELDS else _signature(s, v, cols)
+                        sig = (t, fields[c][v]) if c >= 0 else t if c == NO_FIELDS else slow[t](s, v)
                         if sig in seen:
                             continue
                         e[slot] = v
@@ -146,9 +146,31 @@ NO_FIELDS, SLOW_SIG = -1, -2  # sig_col values: a type without fields; one with 
 
 def sig_col(sig_cols, sig_maps) -> dict:
     """Per piece type, how its `distinct` signature is made: the column of its one scalar field (the
-    signature is (type, value)), NO_FIELDS (the type alone) or SLOW_SIG (_signature)."""
+    signature is (type, value)), NO_FIELDS (the type alone) or SLOW_SIG (sig_slow)."""
     return {t: (NO_FIELDS if not cs else cs[0] if len(cs) == 1 and t not in sig_maps else SLOW_SIG)
             for t, cs in sig_cols.items()}
+
+
+def sig_slow(sig_cols, sig_maps, fields) -> dict:
+    """Per piece type whose signature is SLOW_SIG, a function (s, x) -> that signature: for fields that
+    all hold plain values (numbers, names, pieces, players) the tuple is built directly; a type with a
+    map (or any other value to freeze) goes through _signature. `fields`: column -> its declared type."""
+    out = {}
+    for t, cs in sig_cols.items():
+        if len(cs) < 2 and t not in sig_maps:
+            continue  # sig_col's fast shapes
+        if t in sig_maps or any(fields.get(c) not in _PLAIN for c in cs):
+            out[t] = lambda s, x, cols={t: cs}: _signature(s, x, cols)
+        elif len(cs) == 2:
+            out[t] = lambda s, x, t=t, a=cs[0], b=cs[1]: (t, s.fields[a][x], s.fields[b][x])
+        elif len(cs) == 3:
+            out[t] = lambda s, x, t=t, a=cs[0], b=cs[1], c=cs[2]: (t, s.fields[a][x], s.fields[b][x], s.fields[c][x])
+        else:
+            out[t] = lambda s, x, t=t, cs=tuple(cs): (t, *[s.fields[c][x] for c in cs])
+    return out
+
+
+_PLAIN = ("int", "bool", "str", "piece", "player")  # field types whose values are their own signature
 
 
 def _signature(s, x, cols):
@@ -186,14 +208,14 @@ def _enumerate(s, e, act, params, i, vals, out, cond, levels=None):
     items = dom(s, e)
     if distinct:
         seen = set()
-        cols, one, types, fields = act.sig_cols, act.sig_col, s.types, s.fields
+        slow, one, types, fields = act.sig_slow, act.sig_col, s.types, s.fields
     last = i == len(params) - 1
     check = levels[i] if levels and not last else None
     for v in (items if type(items) is not list else tuple(items)):
         if distinct:
             t = types[v]  # _signature, inline for the common shapes (see Step.menu)
             c = one[t]
-            sig = (t, fields[c][v]) if c >= 0 else t if c == NO_FIELDS else _signature(s, v, cols)
+            sig = (t, fields[c][v]) if c >= 0 else t if c == NO_FIELDS else slow[t](s, v)
             if sig in seen:
                 continue
         e[slot] = v
@@ -227,6 +249,7 @@ class FlowCompiler:
         self.hooks: dict[str, list] = {}
         self.step_defs = world.d["steps"]
         self._sig_col = None  # sig_col(), made once for every action
+        self._sig_slow = None  # sig_slow(), likewise
 
     def add(self, node: Node) -> int:
         node.id = len(self.nodes)
@@ -403,6 +426,7 @@ class FlowCompiler:
             p.loc = st.loc
             p.sig_maps = frozenset()
             p.sig_col = {}
+            p.sig_slow = {}
             p.fired_key = ("action", sid, "pass")
             p.direct = True
             p.idfmt, p.pnames, p.plan, p.loop = "pass", (), None, None
@@ -423,6 +447,9 @@ class FlowCompiler:
         if self._sig_col is None:
             self._sig_col = sig_col(w.sig_cols, w.sig_maps)
         a.sig_col = self._sig_col
+        if self._sig_slow is None:
+            self._sig_slow = sig_slow(w.sig_cols, w.sig_maps, {c: ft for c, ft in w.fields.values()})
+        a.sig_slow = self._sig_slow
         a.fired_key = ("action", sid, a.name)  # what Game._play counts
         u = self.unit(event)
         u.effects = False  # choices and conditions only look; the effect may change the state
@@ -479,7 +506,7 @@ class FlowCompiler:
         a.loop = None
         if len(a.params) == 1 and ("if" not in raw or cx is not None):
             cond_src = (a.plan.rest_src if a.plan is not None else w.compiler.src(cx) if cx is not None else None)
-            a.loop = single_loop(w.compiler, a, cond_src, _signature)
+            a.loop = single_loop(w.compiler, a, cond_src)
         u.effects = True
         a.effect = w.compile_stmts(raw["effect"], path + ("effect",), u, sc.child()) if "effect" in raw else None
         u.effects = False

@@ -169,12 +169,12 @@ def plan(compiler, cond, slots) -> Plan | None:
     return pl
 
 
-def single_loop(compiler, act, cond_src, signature):
+def single_loop(compiler, act, cond_src):
     """The menu loop of an action with one choice, as one generated function f(s, e, out): each value of
     the choice that passes the condition (Python source `cond_src`, or None for none) is appended as
     (act, (value,)), as Step.menu's own loop does, with the condition inline instead of a call per value.
-    A `distinct` choice keeps the first value of each signature (`signature(s, x, cols)` for pieces whose
-    type has more than one field)."""
+    A `distinct` choice keeps the first value of each signature (`act.sig_slow[t](s, x)` for pieces whose
+    type has more than one field, or a map)."""
     pool = compiler.pool
     name, slot, dom, distinct = act.params[0]
     a, d = pool.ref(act), pool.ref(dom)
@@ -195,14 +195,14 @@ def single_loop(compiler, act, cond_src, signature):
         # stands for the others (they would fail alike).
         return pool.define("s, e, out", [
             "seen = set()",
-            f"cols = {a}.sig_cols",
+            f"slow = {a}.sig_slow",
             f"one = {a}.sig_col",
             "types = s.types",
             "fields = s.fields",
             f"for v in {d}(s, e):",
             "    t = types[v]",
             "    c = one[t]",
-            f"    sig = (t, fields[c][v]) if c >= 0 else t if c == -1 else {pool.ref(signature)}(s, v, cols)",
+            f"    sig = (t, fields[c][v]) if c >= 0 else t if c == -1 else slow[t](s, v)",
             "    if sig in seen:",
             "        continue",
             "    seen.add(sig)",
@@ -211,14 +211,14 @@ def single_loop(compiler, act, cond_src, signature):
             f"        out.append(({a}, (v,)))"])
     return pool.define("s, e, out", [
         "seen = set()",
-        f"cols = {a}.sig_cols",
+        f"slow = {a}.sig_slow",
         f"one = {a}.sig_col",
         "types = s.types",
         "fields = s.fields",
         f"for v in {d}(s, e):",
         "    t = types[v]",
         "    c = one[t]",  # see flow.sig_col: -1 a type without fields, -2 any other shape
-        f"    sig = (t, fields[c][v]) if c >= 0 else t if c == -1 else {pool.ref(signature)}(s, v, cols)",
+        f"    sig = (t, fields[c][v]) if c >= 0 else t if c == -1 else slow[t](s, v)",
         "    if sig in seen:",
         "        continue",
         f"    e[{slot}] = v",
