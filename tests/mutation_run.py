@@ -66,6 +66,7 @@ MUTANTS = [
     ("interpreter/engine/flow.py", "    if len(s.flow) >= MAX_FLOW_DEPTH:", "    if False:", "tests/test_limits.py"),
     ("interpreter/engine/flow.py", "        if _events > MAX_EVENTS:", "        if False:", "tests/test_limits.py"),
     ("interpreter/language/compiler.py", "    if s.budget > LOOP_BUDGET:", "    if False:", "tests/test_limits.py"),
+    ("interpreter/language/compiler.py", 'f"if s.budget > {LOOP_BUDGET}:",', 'f"if False:",', "tests/test_limits.py"),
     ("interpreter/language/compiler.py", "        if self._depth >= MAX_EXPR_DEPTH:", "        if False:", "tests/test_limits.py"),
     ("interpreter/language/compiler.py", "        if self._work > MAX_COMPILE_WORK or self._total > MAX_GAME_WORK:", "        if False:",
      "tests/test_limits.py"),

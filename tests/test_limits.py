@@ -145,6 +145,36 @@ def test_loops_inside_generators_count_against_the_loop_budget(tmp_path):
         game.new_game(2)
 
 
+def test_items_a_list_generator_walks_count_against_the_loop_budget(tmp_path):
+    game = make_game(tmp_path, """
+    game: {id: t, players: [2]}
+    vars:
+      global:
+        v: {}
+    flow:
+      effect: |
+        ys = list(x for x in range(1000))
+        v = len(list(len(list(a for a in ys)) for b in ys))
+    """)
+    with pytest.raises(RuleError, match="loop steps"):
+        game.new_game(2)
+
+
+def test_items_an_aggregate_loop_walks_count_against_the_loop_budget(tmp_path):
+    game = make_game(tmp_path, """
+    game: {id: t, players: [2]}
+    vars:
+      global:
+        v: {}
+    flow:
+      effect: |
+        ys = list(x for x in range(1000))
+        v = len(list(count(a for a in ys if a >= 0) for b in ys))
+    """)
+    with pytest.raises(RuleError, match="loop steps"):
+        game.new_game(2)
+
+
 # ------------------------------------------------------------------ static typing (class 5 traps)
 
 def test_an_option_default_must_be_one_of_its_values(tmp_path):

@@ -791,6 +791,14 @@ class Compiler:
         plain loop (a generator handed to any() or sum() costs a resumption per item): the same values in
         the same order, the same loop budget, the same failures."""
         body = [f"for e[{slot}] in {it}:"]
+        charged = f"{self.pool.ref(charge)}(s, "
+        if it.startswith(charged) and it.endswith(")"):
+            # charge(), inline: the items counted against the loop budget without a call
+            body = [f"_it = {it[len(charged):-1]}",
+                    "s.budget += len(_it)",
+                    f"if s.budget > {LOOP_BUDGET}:",
+                    f"    {self.pool.ref(_charge_exceeded)}(len(_it))",
+                    f"for e[{slot}] in _it:"]
         pad = "    "
         if cond_src is not None:
             body.append(f"    if ({cond_src}):")
@@ -1087,8 +1095,12 @@ def charge(s, items):
     """`items`, after counting them against the state's loop budget (a generator is about to walk them)."""
     s.budget += len(items)
     if s.budget > LOOP_BUDGET:
-        raise RuleError(f"an effect ran more than {LOOP_BUDGET} loop steps (a generator over {len(items)} items)")
+        _charge_exceeded(len(items))
     return items
+
+
+def _charge_exceeded(n):
+    raise RuleError(f"an effect ran more than {LOOP_BUDGET} loop steps (a generator over {n} items)")
 
 
 def _while_exceeded(most, budget):
