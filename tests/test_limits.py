@@ -145,6 +145,21 @@ def test_loops_inside_generators_count_against_the_loop_budget(tmp_path):
         game.new_game(2)
 
 
+def test_a_flow_that_never_reaches_a_decision_stops_at_the_node_limit(tmp_path):
+    game = make_game(tmp_path, """
+    game: {id: t, players: [2]}
+    vars:
+      global:
+        v: {}
+    flow:
+      repeat: {effect: "v = 1"}
+      until: "v == 2"
+      max: 1000000
+    """)
+    with pytest.raises(RuleError, match="200000 nodes without a decision"):
+        game.new_game(2)
+
+
 def test_items_a_list_generator_walks_count_against_the_loop_budget(tmp_path):
     game = make_game(tmp_path, """
     game: {id: t, players: [2]}
