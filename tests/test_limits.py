@@ -160,31 +160,18 @@ def test_a_flow_that_never_reaches_a_decision_stops_at_the_node_limit(tmp_path):
         game.new_game(2)
 
 
-def test_items_a_list_generator_walks_count_against_the_loop_budget(tmp_path):
-    game = make_game(tmp_path, """
-    game: {id: t, players: [2]}
+@pytest.mark.parametrize("inner", ["len(list(a for a in ys))",           # a comprehension (charge())
+                                   "count(a for a in ys if a >= 0)"])     # an aggregate loop (charged inline)
+def test_items_a_generator_walks_count_against_the_loop_budget(tmp_path, inner):
+    game = make_game(tmp_path, f"""
+    game: {{id: t, players: [2]}}
     vars:
       global:
-        v: {}
+        v: {{}}
     flow:
       effect: |
         ys = list(x for x in range(1000))
-        v = len(list(len(list(a for a in ys)) for b in ys))
-    """)
-    with pytest.raises(RuleError, match="loop steps"):
-        game.new_game(2)
-
-
-def test_items_an_aggregate_loop_walks_count_against_the_loop_budget(tmp_path):
-    game = make_game(tmp_path, """
-    game: {id: t, players: [2]}
-    vars:
-      global:
-        v: {}
-    flow:
-      effect: |
-        ys = list(x for x in range(1000))
-        v = len(list(count(a for a in ys if a >= 0) for b in ys))
+        v = len(list({inner} for b in ys))
     """)
     with pytest.raises(RuleError, match="loop steps"):
         game.new_game(2)
