@@ -22,3 +22,43 @@ def test_an_adjustment_that_reads_its_own_parameter_is_refused(tmp_path):
         'if: "any(c.type == drought for c in season)"', 'if: "player.harvest > 1"')
     problems = problems_of(tmp_path, text)
     assert any("reads harvest itself" in str(p) for p in problems)
+
+
+ORDERED = """
+game: {id: ordered, players: [2]}
+parameters:
+  limit: {default: 5}
+zones:
+  global:
+    supply: {}
+  player:
+    tableau: {}
+    reserve: {}
+components:
+  building:
+    zone: supply
+    types:
+      low: {modifies: {limit: {set: 3}}}
+      high: {modifies: {limit: {set: 7}}}
+      plain: {count: 3}
+flow: []
+"""
+
+
+def test_modifiers_that_set_a_parameter_apply_in_zone_order_the_last_one_counts(tmp_path):
+    from games import make_game
+    game = make_game(tmp_path, ORDERED)
+    w = game.world
+    s = game.new_game(2)
+    piece = {s.types[x]: x for x in range(len(s.types))}
+    tableau, reserve = game.layout.zone_index("tableau", 0), game.layout.zone_index("reserve", 0)
+    assert game.evaluate(s, "player.limit", 0) == 5
+    t = s.copy(game.layout)
+    w.move(t, piece["high"], tableau, None)
+    w.move(t, piece["low"], reserve, None)  # a later zone: its modifier comes last
+    assert game.evaluate(t, "player.limit", 0) == 3
+    u = s.copy(game.layout)
+    w.move(u, piece["low"], tableau, None)
+    w.move(u, piece["high"], tableau, None)  # the same zone: later in it
+    assert game.evaluate(u, "player.limit", 0) == 7
+    assert game.evaluate(u, "player.limit", 1) == 5  # the other player's pieces are not counted

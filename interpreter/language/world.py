@@ -504,6 +504,7 @@ class World:
         self.params = {}
         self.param_mods = {}
         self.modifying_types = None  # the types that modify some parameter (known once param_mods is)
+        self._modifier_ids = None  # (a list of piece types, the pieces of a modifying type in it)
         for name, p in self.d["parameters"].items():
             p = p if isinstance(p, dict) else {"default": p}
             self.params[name] = p.get("default", 0)
@@ -599,7 +600,17 @@ class World:
                 [t for mods in self.param_mods.values() for t in mods] + list(self.copy_col))
         base = self.layout.G + pl * self.layout.PZ
         types = s.types
-        out = [(x, types[x]) for z in range(base, base + self.layout.PZ) for x in s.zones[z] if types[x] in modifying]
+        # The pieces of a modifying type, found once per list of piece types (a list `become` replaces, never
+        # changes): usually far fewer than the pieces in a player's zones, so those are checked, not the zones.
+        known = self._modifier_ids
+        if known is None or known[0] is not types:
+            known = self._modifier_ids = (types, [x for x, tn in enumerate(types) if tn in modifying])
+        loc, top = s.loc, base + self.layout.PZ
+        mine = [x for x in known[1] if loc[x] is not None and base <= loc[x] < top]
+        if len(mine) > 1:  # in zone order, as the zones list them
+            zones = s.zones
+            mine.sort(key=lambda x: (loc[x], zones[loc[x]].index(x)))
+        out = [(x, types[x]) for x in mine]
         if memo is not None:
             memo[(_MODIFIERS, pl)] = out
         return out
