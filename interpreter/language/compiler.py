@@ -735,7 +735,8 @@ class Compiler:
         el = self.expr(el_node, inner)
         indexed = None
         if coll.t == "zone" and cond_node is not None and name in GEN_FORMS:
-            indexed = self.indexed_walk(coll, str(var_tok), cond_node, sc, inner)
+            from .indexes import indexed_walk
+            indexed = indexed_walk(self, coll, str(var_tok), cond_node, sc, inner)
         if indexed is not None:
             it, cond = indexed
         else:
@@ -762,29 +763,6 @@ class Compiler:
             nothing = self.pool.ref(_NOTHING[name])
             return self.gen(f"{self.pool.ref(_of_nothing)}({form.format(el=es, loop=loop, default=nothing)})", t)
         return self.gen(form.format(el=es, loop=loop), t)
-
-    def indexed_walk(self, coll, var, cond_node, sc, inner):
-        """(the iterable, the rest of the condition) for a generator over a zone whose condition starts
-        with `var.PROP == VALUE` (indexes.py), or None for any other shape."""
-        from . import indexes
-        found = indexes.prop_equality(self.w, cond_node, var)
-        if found is None:
-            return None
-        prop, value_node, rest_node = found
-        first, _ = indexes.leftmost(cond_node)
-        self.expr(first, inner)  # the equality as written: its mistakes are the author's to see
-        value = self.expr(value_node, sc)
-        if value.t not in indexes.SCALAR:
-            return None
-        rest = self.expr(rest_node, inner) if rest_node is not None else None
-        made = self.w.__dict__.setdefault("zone_indexes", {})  # one per property, shared by every walk
-        ix = made.get(prop)
-        if ix is None:
-            ix = made[prop] = indexes.zone_index(indexes.property_table(self.w, prop))
-        walk = self.pool.define("s, e", [
-            f"_z = {self.src(coll)}",
-            f"return {self.pool.ref(charge)}(s, {self.pool.ref(ix)}(s, _z, {self.src(value)})) if s.zones[_z] else ()"])
-        return self.pool.ref(walk) + "(s, e)", rest
 
     def loop_call(self, name, slot, it, cond_src, el_src, el_t) -> str:
         """`any`, `all`, `sum`, `count` and `first` over a generator as a call of a generated function with a

@@ -89,3 +89,28 @@ def zone_index(table):
             memo[(key, z)] = by_value
         return by_value.get(value, ())
     return index
+
+
+def indexed_walk(c, coll, var, cond_node, sc, inner):
+    """For the compiler `c`: (the iterable's source, the rest of the condition compiled) for a generator over
+    the zone `coll` whose condition starts with `var.PROP == VALUE`, or None for any other shape (the
+    generator is then compiled as written). `sc` is the generator's scope, `inner` its loop's."""
+    from .compiler import charge
+    found = prop_equality(c.w, cond_node, var)
+    if found is None:
+        return None
+    prop, value_node, rest_node = found
+    first, _ = leftmost(cond_node)
+    c.expr(first, inner)  # the equality as written: its mistakes are the author's to see
+    value = c.expr(value_node, sc)
+    if value.t not in SCALAR:
+        return None
+    rest = c.expr(rest_node, inner) if rest_node is not None else None
+    made = c.w.__dict__.setdefault("zone_indexes", {})  # one per property, shared by every walk
+    ix = made.get(prop)
+    if ix is None:
+        ix = made[prop] = zone_index(property_table(c.w, prop))
+    walk = c.pool.define("s, e", [
+        f"_z = {c.src(coll)}",
+        f"return {c.pool.ref(charge)}(s, {c.pool.ref(ix)}(s, _z, {c.src(value)})) if s.zones[_z] else ()"])
+    return c.pool.ref(walk) + "(s, e)", rest
