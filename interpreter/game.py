@@ -28,7 +28,7 @@ from .engine.state_types import restore_number_keys, type_problem
 from .definition.display import check_display
 from .definition.disputes import read_disputes
 from .definition.fingerprint import content_hash
-from .engine.flow import BLANK, EACH, SIMUL, FlowCompiler, advance, fire_events, new_decision, push, run_effect
+from .engine.flow import BLANK, EACH, SIMUL, FlowCompiler, advance, fire_events, mark_acted, new_decision, push, run_effect
 from .definition.limits import piece_count_problems, recursion_room
 from .definition.model import load_definition
 from .definition.problems import DefinitionError, InputError, Problem, did_you_mean, sort_problems
@@ -580,12 +580,8 @@ class Game:
         if told is not None:
             from .language.labels import entry
             log.insert(told[1], entry(self, s, act.label, told[0], who=player, after=t))
-        if not act.is_pass:  # mark_acted(self, t), inline: the nearest each_player hears its player acted
-            each = self.each_nodes
-            for f in reversed(t.flow):
-                if each[f[0]]:
-                    f[5] = 1
-                    break
+        if not act.is_pass:
+            mark_acted(self, t)
         t.decisions += 1
         advance(self, t, log)
         return t

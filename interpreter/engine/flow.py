@@ -163,8 +163,6 @@ def sig_slow(sig_cols, sig_maps, fields) -> dict:
             out[t] = lambda s, x, cols={t: cs}: _signature(s, x, cols)
         elif len(cs) == 2:
             out[t] = lambda s, x, t=t, a=cs[0], b=cs[1]: (t, s.fields[a][x], s.fields[b][x])
-        elif len(cs) == 3:
-            out[t] = lambda s, x, t=t, a=cs[0], b=cs[1], c=cs[2]: (t, s.fields[a][x], s.fields[b][x], s.fields[c][x])
         else:
             out[t] = lambda s, x, t=t, cs=tuple(cs): (t, *[s.fields[c][x] for c in cs])
     return out
@@ -631,10 +629,10 @@ def _advance(game, s, log):
     flow = s.flow  # the same list all along (effects push and pop frames, never replace it)
     guard = ADVANCE_GUARD
     depth = MAX_FLOW_DEPTH
-    # Both limits are checked where a frame is pushed (`guard -= 1` and the depth, before each append below;
-    # push() checks the depth of the frames effects push): every pass of this loop pushes a frame, pops one,
-    # or returns, so counting the frames entered bounds the passes without a check on every pass.
     while flow:
+        guard -= 1
+        if guard < 0 or len(flow) > depth:  # frames are pushed inline below: push()'s limit, checked here
+            _flow_limit(guard)
         fr = flow[-1]
         node = nodes[fr[0]]
         k = node.kind
@@ -644,9 +642,6 @@ def _advance(game, s, log):
                 log.append(_told(game, s, node, fr))
             if pc < len(node.children):
                 fr[3] = pc + 1
-                guard -= 1
-                if guard < 0 or len(flow) >= depth:
-                    _flow_limit(guard)
                 flow.append([node.children[pc], fr[1], fr[2], 0, None, 0, 0])  # push(), inline
             else:
                 flow.pop()
@@ -667,9 +662,6 @@ def _advance(game, s, log):
                 s.menu = None  # a decision: the menu is the deciding seat's (Game._menu)
                 return
             else:
-                guard -= 1  # (a reveal pops its frame and may push hooks': counted as a frame entered)
-                if guard < 0:
-                    _flow_limit(guard)
                 simultaneous.reveal(game, s, fr, node, log)
         elif k == EFFECT:
             flow.pop()
@@ -693,18 +685,12 @@ def _advance(game, s, log):
                 if target is None:
                     raise RuleError(f"call: no phase named {name!r}", _at(game, node))
             game.fired[("phase", nodes[target].phase)] = game.fired.get(("phase", nodes[target].phase), 0) + 1
-            guard -= 1
-            if guard < 0 or len(flow) >= depth:
-                _flow_limit(guard)
             flow.append([target, fr[1], fr[2], 0, None, 0, 0])
         elif k == IF:
             flow.pop()
             ok = node.cond(s, [fr[1], fr[2], *BLANK[node.cond_n - 2]])
             nxt = node.children[0] if ok else node.children[1]
             if nxt is not None:
-                guard -= 1
-                if guard < 0 or len(flow) >= depth:
-                    _flow_limit(guard)
                 flow.append([nxt, fr[1], fr[2], 0, None, 0, 0])
         elif k == REPEAT:
             (uf, un), (wf, wn), limit = node.extra
@@ -722,9 +708,6 @@ def _advance(game, s, log):
                 from ..language.labels import entry
                 log.append(dict(entry(game, s, node.label, [fr[1], fr[2]] + [None] * (node.nslots - 2)),
                                 heading=True))
-            guard -= 1
-            if guard < 0 or len(flow) >= depth:
-                _flow_limit(guard)
             flow.append([node.children[0], fr[1], fr[2], 0, None, 0, 0])
         else:  # EACH
             (ff, fn_), direction, mode, limit, (of, on) = node.extra
@@ -763,9 +746,6 @@ def _advance(game, s, log):
                     fr.append(1)
                 i %= len(order)
                 fr[3], fr[6] = i, 1
-                guard -= 1
-                if guard < 0 or len(flow) >= depth:
-                    _flow_limit(guard)
                 flow.append([node.children[0], order[i], fr[2], 0, None, 0, 0])
                 continue
             if not order or (mode == "once" and i >= len(order)):
@@ -781,15 +761,11 @@ def _advance(game, s, log):
                 if i >= limit * len(order):
                     raise RuleError(f"each_player went around {limit} times (its max)", _at(game, node))
             fr[3] = i + 1
-            guard -= 1
-            if guard < 0 or len(flow) >= depth:
-                _flow_limit(guard)
             flow.append([node.children[0], order[i % len(order)], fr[2], 0, None, 0, 0])
 
 
 def _flow_limit(guard):
-    """Raise the limit that a frame about to be pushed passes: the frames entered without a decision, or
-    the depth of the stack."""
+    """Raise the limit the flow passed: the nodes entered without a decision, or the depth of the stack."""
     if guard < 0:
         raise RuleError(f"the flow entered {ADVANCE_GUARD} nodes without a decision (a loop with no end?)")
     raise RuleError(f"the flow is nested more than {MAX_FLOW_DEPTH} deep (a hook or call that re-enters "
