@@ -403,3 +403,63 @@ def test_any_input_loads_or_fails_with_located_problems(text):
     else:
         doc.where(("a",))
         doc.locate_in_scalar(("a",), 2, 3)
+
+
+# ---------------------------------------------------------------- two parsers, one outcome
+
+
+def _outcome(text, pure, monkeypatch):
+    """What loading `text` gives, read by PyYAML's own parser (`pure`) or by libyaml where it can:
+    the data and every position, or the problems."""
+    from interpreter.definition import loader
+    with monkeypatch.context() as patch:
+        if pure:
+            patch.setattr(loader, "_CLoader", None)
+        try:
+            doc = load(text)
+        except DefinitionError as error:
+            return ("problems", [(p.message, p.location, p.hint) for p in error.problems])
+    positions = {path: (pos.key, pos.value, pos.node and (pos.node.value, pos.node.style,
+                                                         pos.node.start_mark.index, pos.node.end_mark.index))
+                 for path, pos in doc._positions.items()}
+    return ("data", doc.data, positions)
+
+
+def _shipped_yaml():
+    import pathlib
+    root = pathlib.Path(__file__).resolve().parent.parent
+    return sorted(str(p.relative_to(root)) for d in ("gamedefs", "examples") for p in (root / d).rglob("*.yaml"))
+
+
+@pytest.mark.skipif(__import__("interpreter.definition.loader", fromlist=["_CLoader"])._CLoader is None,
+                    reason="PyYAML was built without libyaml")
+@pytest.mark.parametrize("name", _shipped_yaml())
+def test_libyaml_reads_every_shipped_file_as_pyyaml_does(name, monkeypatch):
+    import pathlib
+    text = (pathlib.Path(__file__).resolve().parent.parent / name).read_text(encoding="utf-8")
+    fast = _outcome(text, False, monkeypatch)
+    assert fast[0] == "data"
+    assert fast == _outcome(text, True, monkeypatch)
+
+
+@pytest.mark.parametrize("text", ["a: [1, 2\n", "a: 1\n b: 2\n", "a:\n\t- 1\n", "a: 'x\n", "a: 1\nb: x\x07y\n",
+                                  "- a\nb: 1\n", "a: &x 1\nb: *y\n", "a: 1\n---\nb: 2\n"])
+def test_a_file_libyaml_rejects_gets_pyyaml_messages(text, monkeypatch):
+    fast = _outcome(text, False, monkeypatch)
+    assert fast[0] == "problems"
+    assert fast == _outcome(text, True, monkeypatch)
+
+
+_CHARACTERS = list("ab :-[]{},&*!|>'\"#\n\t?%@\\1.~") + ["中", "  ", "\n  ", "---", "!!int", "&a", "*a", "<<", "\n- "]
+_PIECES = ["a: ", "b:", "\n", "\n  ", "\n    ", "- ", "{x: 1, 中: 2}", "[1, 2]", "|\n  line", ">-\n  t", "|+",
+           "'q'", '"d\\n"', '"多"', "&x ", "*x", " # c", "!!str ", "3", "{", "}", "[", "]", ",", ": ", "中文",
+           "x != y", "...", "---\n", "!", "~", "1.5", "0x1F", "<<: ", "#", "\t", "?"]
+
+
+@settings(max_examples=400, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(_CHARACTERS), max_size=40).map("".join)
+       | st.lists(st.sampled_from(_PIECES), max_size=30).map("".join))
+def test_libyaml_and_pyyaml_give_the_same_outcome(text):
+    """Found this way: where the two differ, the file is left to PyYAML (`loader._LEFT_TO_PYYAML`)."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        assert _outcome(text, False, monkeypatch) == _outcome(text, True, monkeypatch)

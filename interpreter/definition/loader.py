@@ -19,8 +19,11 @@ Contract:
   more than one document, syntax errors located at the marks PyYAML gives.
 - Caps (`Limits`): file size, values per file, nesting depth, number of aliases, and the number of values
   created by expanding aliases, so that a "billion laughs" file fails fast.
-- The pure-Python parser is used, not libyaml: libyaml reports columns in bytes, which
-  are wrong on any line with non-ASCII text (the Chinese labels).
+- Speed: libyaml's parser (when PyYAML was built with it) reads the events of a file, several times
+  faster than PyYAML's own; the same composer builds the nodes, with PyYAML's marks (line and column in
+  characters). Any problem found on that path, and any file holding what libyaml reads differently
+  (`_LEFT_TO_PYYAML`), is read again by PyYAML's own parser, so values, positions and messages are the
+  same either way (the tests compare the two on every shipped file and on random text).
 """
 
 from __future__ import annotations
@@ -254,9 +257,20 @@ def _load(text: str, file: str, limits: Limits, lenient: bool = False) -> Docume
     # Normalise line ends first: marks and our own line counting then agree, and \r at a
     # line end does not shift any column.
     text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if _CLoader is not None and not _LEFT_TO_PYYAML.search(text):
+        try:
+            doc = _read(text, file, limits, lenient, _CLoader)
+            if not doc.problems:
+                return doc
+        except Exception:  # noqa: BLE001 - any problem is reported as PyYAML's reading reports it
+            pass
+    return _read(text, file, limits, lenient, _Loader)
+
+
+def _read(text: str, file: str, limits: Limits, lenient: bool, parser) -> Document:
     loader = None
     try:
-        loader = _Loader(text, file, limits)  # checks the characters at once: inside the try
+        loader = parser(text, file, limits)  # PyYAML's checks the characters at once: inside the try
         root = loader.get_single_node()
         builder = _Builder(file, limits, loader.alias_marks)
         data = builder.build_root(root)
@@ -302,18 +316,20 @@ def _reader_problem(error: yaml.reader.ReaderError, text: str, file: str) -> Pro
 # --------------------------------------------------------------------------- composing
 
 
-class _Loader(yaml.SafeLoader):
-    """SafeLoader with YAML 1.2 core scalar resolution and caps on depth and aliases.
+# Where libyaml reads a file differently from PyYAML (found by comparing the two on random text, see the
+# tests), the file is left to PyYAML: a tab (libyaml allows more of them), a comment glued to a block
+# scalar's indicator, a question mark (read differently in some flow collections), an empty value before
+# the end of a flow collection (placed one character further), a character YAML does not allow.
+_LEFT_TO_PYYAML = re.compile(r"[\t?]|[|>][-+0-9]*#|: *[]},]|" + yaml.reader.Reader.NON_PRINTABLE.pattern)
 
-    Only its composer is used (`get_single_node`); values are built by `_Builder`.
+
+class _Composing:
+    """The composer's caps (depth, aliases, values) and the one-document rule, for either parser.
+
+    Only the composer is used (`get_single_node`); values are built by `_Builder`.
     """
 
-    # A fresh table, not SafeLoader's YAML 1.1 one (which makes `on`/`yes` booleans,
-    # `1:30` an int and dates timestamps).
-    yaml_implicit_resolvers: dict = {}
-
-    def __init__(self, text: str, file: str, limits: Limits):
-        super().__init__(text)
+    def _setup(self, file: str, limits: Limits) -> None:
         self.file = file
         self.limits = limits
         self.depth = 0
@@ -364,6 +380,55 @@ class _Loader(yaml.SafeLoader):
                 "remove the '---' line or split the file"))
         self.get_event()  # STREAM-END
         return document
+
+
+class _Loader(_Composing, yaml.SafeLoader):
+    """PyYAML's own parser, with YAML 1.2 core scalar resolution and the composer's caps."""
+
+    # A fresh table, not SafeLoader's YAML 1.1 one (which makes `on`/`yes` booleans,
+    # `1:30` an int and dates timestamps).
+    yaml_implicit_resolvers: dict = {}
+
+    def __init__(self, text: str, file: str, limits: Limits):
+        super().__init__(text)
+        self._setup(file, limits)
+
+
+try:
+    from yaml.cyaml import CParser as _CParser
+except ImportError:  # PyYAML built without libyaml
+    _CParser = None
+if _CParser is not None:
+    class _CLoader(_Composing, _CParser, yaml.composer.Composer, yaml.resolver.BaseResolver):
+        """libyaml's parser feeding the same composer and the same resolution as `_Loader`."""
+
+        yaml_implicit_resolvers = _Loader.yaml_implicit_resolvers  # the same table, filled below
+
+        def __init__(self, text: str, file: str, limits: Limits):
+            _CParser.__init__(self, text)
+            yaml.composer.Composer.__init__(self)
+            yaml.resolver.BaseResolver.__init__(self)
+            self._setup(file, limits)
+            self.text = text
+
+        def compose_scalar_node(self, anchor):
+            # Where libyaml's events differ from PyYAML's, made PyYAML's.
+            event = self.peek_event()
+            if event.tag == "!":  # the non-specific tag: resolved by the text, as PyYAML's parser does
+                event.implicit = (True, False)
+            node = super().compose_scalar_node(anchor)
+            if node.style == "":  # libyaml's plain style; PyYAML's is None
+                node.style = None
+            if node.start_mark.index == len(self.text):  # an empty value at the end: libyaml's mark
+                node.start_mark = node.end_mark = self._end_mark()  # is one line further down
+            return node
+
+        def _end_mark(self):
+            text = self.text
+            start = text.rfind("\n") + 1
+            return yaml.Mark(self.file, len(text), text.count("\n"), len(text) - start, None, None)
+else:
+    _CLoader = None
 
 
 _TAG = "tag:yaml.org,2002:"
