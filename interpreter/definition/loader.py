@@ -246,6 +246,10 @@ def _too_large(file: str, limits: Limits) -> Problem:
     return Problem(f"the file is larger than the limit of {limits.max_bytes} bytes", Location(file, 0, 0))
 
 
+class _Capped(DefinitionError):
+    """A file that exceeds a cap (`Limits`), or that cannot be composed at all."""
+
+
 class _Abort(Exception):
     """Stops loading at once (a cap was exceeded, or the input cannot be composed)."""
 
@@ -262,7 +266,9 @@ def _load(text: str, file: str, limits: Limits, lenient: bool = False) -> Docume
             doc = _read(text, file, limits, lenient, _CLoader)
             if not doc.problems:
                 return doc
-        except Exception:  # noqa: BLE001 - any problem is reported as PyYAML's reading reports it
+        except _Capped:
+            raise  # a cap is met at the same value whichever parser reads: not read again (its cost is bounded)
+        except Exception:  # noqa: BLE001 - any other problem is reported as PyYAML's reading reports it
             pass
     return _read(text, file, limits, lenient, _Loader)
 
@@ -275,7 +281,7 @@ def _read(text: str, file: str, limits: Limits, lenient: bool, parser) -> Docume
         builder = _Builder(file, limits, loader.alias_marks)
         data = builder.build_root(root)
     except _Abort as abort:
-        raise DefinitionError(abort.problem) from None
+        raise _Capped(abort.problem) from None
     except yaml.MarkedYAMLError as error:
         raise DefinitionError(_syntax_problem(error, file)) from None
     except yaml.reader.ReaderError as error:
