@@ -8,7 +8,7 @@ refused in conditions), and how to build the compiled closure from the compiled 
 from __future__ import annotations
 
 from ..engine import rng
-from .compiler import _NOTHING, NOCONST, CompileError, RuleError, X, _of_nothing, charge, elem_type
+from .codegen import _NOTHING, NOCONST, CompileError, RuleError, X, _of_nothing, charge, elem_type
 
 
 class Fn:
@@ -239,7 +239,7 @@ def _abs(c, a, node):
 
 def _minmax(py):
     def build(c, a, node):
-        if len(a) == 1:  # of a list: of an empty one is an error (see compiler._of_nothing)
+        if len(a) == 1:  # of a list: of an empty one is an error (see codegen._of_nothing)
             nothing = c.pool.ref(_NOTHING[py.__name__])
             return c.gen(f"{c.pool.ref(_of_nothing)}({py.__name__}(({c.src(a[0])}), default={nothing}))", "int")
         return c.gen(f"{py.__name__}(" + ", ".join(f"({c.src(x)})" for x in a) + ")", "int")
@@ -323,7 +323,7 @@ def _transfer(c, a, node):
     sp, dp = getattr(sget, "place", None), getattr(dget, "place", None)
     if sp is not None and dp is not None:
         # One generated function: the same reads, checks and writes in the same order, without four calls.
-        from .compiler import _no_key
+        from .codegen import _no_key
         body = [f"_n = {c.src(a[0])}", f"_c = {sp['c']}", f"_k = {sp['k']}"]
         if sp.get("map"):
             body.append(f"if _k not in _c: {c.pool.ref(_no_key)}(_k, _c)")
@@ -398,7 +398,7 @@ def _agg_sort_by(coll, slot, el, cond, node):
 
 AGGREGATES.update({
     "sort_by": _agg_sort_by,
-    # generated inline by the compiler as Python loops and comprehensions (compiler.GEN_FORMS)
+    # generated inline by the compiler as Python loops and comprehensions (codegen.GEN_FORMS)
     **{name: None for name in ("sum", "count", "any", "all", "min", "max", "first", "list")},
 })
 

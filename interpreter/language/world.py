@@ -10,7 +10,8 @@ from __future__ import annotations
 from . import boards
 
 from . import lists
-from .compiler import NOCONST, CompileError, Compiler, RuleError, Scope, Unit, _value_type
+from .codegen import _value_type
+from .compiler import NOCONST, CompileError, Compiler, RuleError, Scope, Unit
 from .dsl import DslSyntaxError, parse_expr, parse_stmts
 from ..definition.limits import LOOP_BUDGET, text_over_limit
 from ..definition.static_checks import option_problems, table_problems
