@@ -39,7 +39,8 @@ from .engine.state import State, StateFormatError, from_json, map_index, to_json
 from .definition.static_checks import check_uncalled_defs, same_value
 from .engine.visibility import sees, var_modes
 from .table.words import extend as extend_words, say
-from .language.world import World, label_of
+from .language.entries import label_of
+from .language.world import World
 
 
 MAX_ACTION_ID = 2_000  # characters: longer text is no action id (and did-you-mean on it would be slow)

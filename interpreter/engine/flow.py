@@ -14,7 +14,7 @@ from ..language.compiler import RuleError, Scope, Unit
 from ..definition.limits import MAX_EVENTS, MAX_FLOW_DEPTH
 from ..language.menuplan import hoister, invariant, plan, shared, single_loop
 from ..table.words import Texts, say
-from ..language.world import label_of
+from ..language.entries import label_of
 from .outcomes import ends_now
 
 SEQ, EFFECT, STEP, CALL, IF, REPEAT, EACH = range(7)

@@ -14,7 +14,7 @@ per player (a `{lang: text}` dict, or None below every band), or None when the t
 from __future__ import annotations
 
 from ..language.compiler import Unit
-from ..language.world import label_of
+from ..language.entries import label_of
 
 
 def compile_ratings(world, scoring: dict):

@@ -21,7 +21,7 @@ them and never stored.
 from __future__ import annotations
 
 from ..language.compiler import RuleError, Unit
-from ..language.world import label_of
+from ..language.entries import label_of
 
 # what a presence condition may read: what is fixed when the game is set up
 _FIXED = ("option", "table", "kind", "name")

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from ..table.words import Texts, say
-from .world import label_of
+from .entries import label_of
 
 EVERYONE = object()  # render for nobody in particular: every value shown (tools, the acting seat's menu)
 TRACE: list | None = None  # when a list: every render appends (label, viewer, text) to it (textleaks.py)

@@ -1,0 +1,188 @@
+"""Parameters and what changes them: defaults, the modifiers of a player's active pieces (and of the pieces
+those copy), adjustments by the state; activity (`active`), and finding a player's piece of a type. A mixin
+of `world.World`: compiled at load, called by the rules in play."""
+
+from __future__ import annotations
+
+from .codegen import _value_type
+from .compiler import CompileError, Scope, Unit
+from ..definition.problems import did_you_mean
+
+
+# Keys of what a menu computes once (s.pcache): private objects, so no name of a game can collide with them.
+_MODIFIERS, _BY_TYPE = object(), object()
+
+
+class Modifiers:
+    """Part of `World` (see the module doc)."""
+
+    def _params(self):
+        self.params = {}
+        self.param_mods = {}
+        self.modifying_types = None  # the types that modify some parameter (known once param_mods is)
+        self._modifier_ids = None  # (a list of piece types, the pieces of a modifying type in it)
+        for name, p in self.d["parameters"].items():
+            p = p if isinstance(p, dict) else {"default": p}
+            self.params[name] = p.get("default", 0)
+            self.param_mods[name] = {}
+        for tname, tdef in self.type_entries.items():
+            for pname, delta in (tdef.get("modifies") or {}).items():
+                cname = self.types[tname]
+                path = ("components", cname, "types", tname, "modifies", pname)
+                if pname not in self.params:
+                    self.error(f"unknown parameter '{pname}'", path, did_you_mean(pname, self.params))
+                    continue
+                if isinstance(delta, dict) and set(delta) == {"set"}:
+                    self.param_mods[pname][tname] = ("set", delta["set"])
+                elif isinstance(delta, int) and not isinstance(delta, bool):
+                    self.param_mods[pname][tname] = ("add", delta)
+                else:
+                    self.error("a modifier is a number (added) or {set: value}", path)
+
+    def _copies(self):
+        """Classes with `copies: FIELD` (a piece field): while such a piece is active, the modifiers of the
+        piece its FIELD names count for its owner too, as its own (a tile that copies another tile)."""
+        self.copy_col = {}
+        for cname, cls in self.classes.items():
+            f = cls.get("copies")
+            if f is None:
+                continue
+            if f not in self.fields or self.fields[f][1] != "piece" or cname not in next(
+                    (c for n, c, _, _ in self.field_defs if n == f), ()):
+                self.error(f"copies must name a piece field of class {cname}", ("components", cname, "copies"),
+                           did_you_mean(str(f), self.fields))
+                continue
+            for tname, c in self.types.items():
+                if c == cname:
+                    self.copy_col[tname] = self.fields[f][0]
+
+    def param_type(self, name):
+        return _value_type(self.params[name])
+
+    def param_fn(self, name, pf):
+        default = self.params[name]
+        mods = self.param_mods[name]
+        from .parameters import adjusted, compile_adjust
+        adjust = compile_adjust(self, name, self.__dict__.setdefault("_adjusting", set()))
+        if adjust is None:
+            raise CompileError(f"parameter {name}: an adjustment's condition reads {name} itself", None)
+        active = self.type_active
+        fired = self.mod_fired
+        copy_col = self.copy_col
+
+        def f(s, e):
+            pl = pf(s, e)
+            cache = s.pcache
+            if cache is not None:
+                v = cache.get((name, pl))
+                if v is not None:
+                    return v
+            v = default
+            for x, t in self._modifying_pieces(s, pl, cache):
+                m = mods.get(t)
+                if m is not None:
+                    act = active.get(t)
+                    if act is None or act(s, [None, None, x]):
+                        v = v + m[1] if m[0] == "add" else m[1]
+                        key = (t, name)
+                        fired[key] = fired.get(key, 0) + 1
+                col = copy_col.get(t)
+                if col is not None:
+                    y = s.fields[col][x]
+                    m = mods.get(s.types[y]) if y is not None else None
+                    act = active.get(t)
+                    if m is not None and (act is None or act(s, [None, None, x])):
+                        v = v + m[1] if m[0] == "add" else m[1]
+                        key = (t, name)
+                        fired[key] = fired.get(key, 0) + 1
+            if adjust:
+                v = adjusted(name, adjust, s, pl, v)
+            if cache is not None:
+                cache[(name, pl)] = v
+            return v
+        return f
+
+    def _modifying_pieces(self, s, pl, memo):
+        """(piece, type) of player pl's pieces whose type modifies some parameter, in zone order: found
+        once per menu (memo) for every parameter of that player, instead of once per parameter."""
+        if memo is not None:
+            hit = memo.get((_MODIFIERS, pl))
+            if hit is not None:
+                return hit
+        modifying = self.modifying_types
+        if modifying is None:
+            # a type that copies another piece's modifiers (copies: FIELD) may modify any parameter too
+            modifying = self.modifying_types = frozenset(
+                [t for mods in self.param_mods.values() for t in mods] + list(self.copy_col))
+        base = self.layout.G + pl * self.layout.PZ
+        types = s.types
+        # The pieces of a modifying type, found once per list of piece types (a list `become` replaces, never
+        # changes): usually far fewer than the pieces in a player's zones, so those are checked, not the zones.
+        known = self._modifier_ids
+        if known is None or known[0] is not types:
+            known = self._modifier_ids = (types, [x for x, tn in enumerate(types) if tn in modifying])
+        loc, top = s.loc, base + self.layout.PZ
+        mine = [x for x in known[1] if loc[x] is not None and base <= loc[x] < top]
+        if len(mine) > 1:  # in zone order, as the zones list them
+            zones = s.zones
+            mine.sort(key=lambda x: (loc[x], zones[loc[x]].index(x)))
+        out = [(x, types[x]) for x in mine]
+        if memo is not None:
+            memo[(_MODIFIERS, pl)] = out
+        return out
+
+    def _active(self):
+        self.type_active = {}
+        for cname, cls in self.classes.items():
+            text = cls.get("active")
+            if text is None:
+                continue
+            unit = Unit(player=False)
+            sc = Scope(unit)
+            sc.names["self"] = ("slot", 2, "piece")
+            unit.n = 3
+            x = self.compile_expr(text, ("components", cname, "active"), unit, sc, want="bool")
+            if x is None:
+                continue
+            for tname, c in self.types.items():
+                if c == cname:
+                    self.type_active[tname] = x.f
+
+    def is_active(self, s, x):
+        act = self.type_active.get(s.types[x])
+        return act is None or bool(act(s, [None, None, x]))
+
+    def find(self, s, pl, tname, need_active):
+        """Player pl's first piece of type tname (active only, if asked), or None."""
+        if pl is None:
+            return None
+        act = self.type_active.get(tname) if need_active else None
+        memo = s.pcache
+        if memo is not None:  # within a menu: the player's pieces by type, in zone order, found once
+            by_type = memo.get((_BY_TYPE, pl))
+            if by_type is None:
+                by_type = memo[(_BY_TYPE, pl)] = self._pieces_by_type(s, pl)
+            for x in by_type.get(tname, ()):
+                if act is None or act(s, [None, None, x]):
+                    if need_active:
+                        self.active_fired[tname] = self.active_fired.get(tname, 0) + 1
+                    return x
+            return None
+        G, PZ = self.layout.G, self.layout.PZ
+        types, zones = s.types, s.zones
+        for z in range(G + pl * PZ, G + (pl + 1) * PZ):  # the same pieces in the same order, without a generator
+            for x in zones[z]:
+                if types[x] == tname and (act is None or act(s, [None, None, x])):
+                    if need_active:
+                        self.active_fired[tname] = self.active_fired.get(tname, 0) + 1
+                    return x
+        return None
+
+    def _pieces_by_type(self, s, pl) -> dict:
+        G, PZ = self.layout.G, self.layout.PZ
+        types = s.types
+        out: dict = {}
+        for z in range(G + pl * PZ, G + (pl + 1) * PZ):
+            for x in s.zones[z]:
+                out.setdefault(types[x], []).append(x)
+        return out
