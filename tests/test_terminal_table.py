@@ -144,3 +144,20 @@ def test_simulate_saves_each_game_as_a_record_that_replays(tmp_path, capsys):
     capsys.readouterr()
     assert cli.main(["replay", str(folder / files[0])]) == 0
     assert "Final scores:" in capsys.readouterr().out
+
+
+def test_what_a_decision_changed_is_told_under_it_before_the_next_heading(monkeypatch):
+    """Narration keeps to the order of play: the buildings a player builds are told right under the
+    decision (before the next round's or phase's heading, before the next player's line)."""
+    code, out = play_cli(monkeypatch, "play", "puerto_rico", "--players", "3", "--seed", "3", "--narrate", "full")
+    assert code == 0
+    lines = out.splitlines()
+    builds = [(i, m) for i, line in enumerate(lines) if (m := re.match(r"  (Player \d): build the (.+?) \(", line))]
+    assert len(builds) > 10
+    for i, m in builds:
+        told = []
+        for line in lines[i + 1:]:
+            if not line.startswith("      · "):
+                break
+            told.append(line)
+        assert f"      · {m.group(1)}: City + {m.group(2)}" in told, (lines[i], told)

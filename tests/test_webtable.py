@@ -252,3 +252,23 @@ def test_the_lobby_offers_bots_with_budgets_and_refuses_a_bad_spec():
     bad = client.post("/new", data={"game": "puerto_rico", "players": "3", "seed": "1", "lang": "en",
                                     "seat1": "human", "seat2": "mcts:iterations=zero", "seat3": "random"})
     assert bad.status_code == 400
+
+
+def test_a_seats_log_tells_each_change_under_the_decision_that_made_it():
+    """A building built is told under the line of the player who built it, before the next round's or
+    phase's heading (not after the headings that the flow passed on the way to the next decision)."""
+    from interpreter.table.tables import Table
+
+    table = Table(load_game("puerto_rico"), "puerto_rico", 3, seed=3, kinds=["human", "random", "random"])
+    for _ in range(60):
+        numbers = [e["number"] for e in table.menu(0)]
+        if not numbers:
+            break
+        table.act(0, min((n for n in numbers if n > 0), default=0))  # the first choice, pass only when alone
+    log = table.logs[0]
+    builds = [i for i, line in enumerate(log) if re.match(r"· Player \d: City \+ ", line)]
+    assert len(builds) >= 3
+    for i in builds:
+        who = log[i][2:10]
+        above = next(line for line in reversed(log[:i]) if not line.startswith("· "))
+        assert above.startswith(who), (log[i], above)

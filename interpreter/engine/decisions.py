@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from . import simultaneous
 from .errors import MAX_ACTION_ID, IllegalAction
-from .flow import BLANK, SIMUL, advance, fire_events, mark_acted, new_decision
+from .flow import BLANK, SIMUL, advance, checkpoint, fire_events, mark_acted, new_decision
 from .state import State
 from ..definition.problems import did_you_mean
 from ..language.compiler import RuleError
@@ -220,5 +220,7 @@ class Decisions:
         if not act.is_pass:
             mark_acted(self, t)
         t.decisions += 1
+        if log is not None:
+            checkpoint(self, t, log)  # the decision's own changes, told under its line
         advance(self, t, log)
         return t

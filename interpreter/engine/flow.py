@@ -639,6 +639,7 @@ def _advance(game, s, log):
         if k == SEQ:
             pc = fr[3]
             if pc == 0 and log is not None and (node.phase is not None or node.tmpl is not None):
+                checkpoint(game, s, log)
                 log.append(_told(game, s, node, fr))
             if pc < len(node.children):
                 fr[3] = pc + 1
@@ -667,6 +668,7 @@ def _advance(game, s, log):
             flow.pop()
             if node.tmpl is not None and log is not None and node.fn is not None:
                 e = [fr[1], fr[2], *BLANK[node.nslots - 2]]
+                checkpoint(game, s, log)  # what came before; this effect's changes are told under its line
                 s.ev = []
                 s.budget = 0
                 node.fn(s, e)
@@ -706,6 +708,7 @@ def _advance(game, s, log):
             fr[3] += 1
             if node.label is not None and log is not None:
                 from ..language.labels import entry
+                checkpoint(game, s, log)
                 log.append(dict(entry(game, s, node.label, [fr[1], fr[2]] + [None] * (node.nslots - 2)),
                                 heading=True))
             flow.append([node.children[0], fr[1], fr[2], 0, None, 0, 0])
@@ -779,6 +782,27 @@ def _at(game, node):
     except Exception:  # a definition without positions (built in memory)
         loc = None
     return str(loc) if loc is not None else ".".join(map(str, node.path))
+
+
+class Checkpoint:
+    """An entry of a `CheckpointLog`: the state at that point of the narrative (a copy)."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state):
+        self.state = state
+
+
+class CheckpointLog(list):
+    """A log that also keeps the state at each point where a line or heading is told (`Checkpoint` entries):
+    after a decision's effect, before a phase's or a round's heading, before a told effect runs. A table
+    then tells what changed under each line, before the next heading, instead of everything at the end."""
+
+
+def checkpoint(game, s, log) -> None:
+    """Keep the state in `log` when it is a `CheckpointLog` (what any other log gets: nothing)."""
+    if type(log) is CheckpointLog:
+        log.append(Checkpoint(s.copy(game.layout)))
 
 
 def _told(game, s, node, fr, e=None):

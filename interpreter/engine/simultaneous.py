@@ -86,7 +86,7 @@ def choose(game, t, fr, act, vals, player, log):
 
 def reveal(game, s, fr, node, log):
     """Every seat has chosen: pop the frame, narrate each choice and run its effect, in seat-list order."""
-    from .flow import fire_events, mark_acted
+    from .flow import checkpoint, fire_events, mark_acted
     s.flow.pop()
     for p, aid in zip(fr[4], fr[5]):
         menu = node.step.menu(s, p, fr[2])
@@ -104,6 +104,8 @@ def reveal(game, s, fr, node, log):
         for prm, v in zip(act.params, vals):
             e[prm[1]] = v
         before = s.copy(game.layout) if log is not None else None
+        if log is not None:
+            checkpoint(game, s, log)  # what came before; this choice's changes are told under its line
         if act.effect is not None:
             s.ev = []
             s.budget = 0

@@ -14,6 +14,7 @@ from __future__ import annotations
 import secrets
 import time
 
+from ..engine.flow import Checkpoint, CheckpointLog
 from ..players.bots import decide, make_bot, seat_seed
 from .narration import narrate
 from ..engine.playout import new_game
@@ -93,11 +94,12 @@ class Table:
         before = {k: self.model(k) for k in self.logs}
         self.history.append((seat, self.state, len(self.record["actions"]),
                              {k: len(v) for k, v in self.logs.items()}))
-        messages: list = []
+        messages: list = CheckpointLog()
         self.state = self.game.apply(self.state, action, log=messages)
         add_action(self.record, seat, action, seconds)
-        headings = [text(m, self.lang) for m in messages if isinstance(m, dict) and m.get("player") is None
-                    and (m.get("phase") is not None or m.get("heading"))]
+        # The headings of rounds and phases, each after what changed before it (see CheckpointLog).
+        told = [m for m in messages if isinstance(m, Checkpoint) or (
+            isinstance(m, dict) and m.get("player") is None and (m.get("phase") is not None or m.get("heading")))]
         passed = step_label(self.game, self.history[-1][1], self.lang) if action.get("action") == "pass" else ""
         for k, lines in self.logs.items():
             if k == seat:
@@ -105,8 +107,15 @@ class Table:
                 lines.append(say("acts", self.lang, who=person(seat, self.lang), what=what))
             else:
                 lines.append(say("acts", self.lang, who=person(seat, self.lang), what="…"))
-            lines.extend(headings)
-            lines.extend("· " + line for line in narrate(before[k], self.model(k), "brief"))
+            seen = before[k]
+            for m in told:
+                if isinstance(m, Checkpoint):
+                    now = self.model(k, m.state)
+                    lines.extend("· " + line for line in narrate(seen, now, "brief"))
+                    seen = now
+                else:
+                    lines.append(text(m, self.lang))
+            lines.extend("· " + line for line in narrate(seen, self.model(k), "brief"))
         if self.over:
             finish(self.record, self.game.outcome(self.state))
         self.version += 1

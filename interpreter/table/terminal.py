@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from ..engine.flow import Checkpoint, CheckpointLog
 from ..players.bots import decide, make_bot, seat_seed
 from .narration import narrate
 from .presentation import present
@@ -220,7 +221,7 @@ class TerminalTable:
 
     # -------------------------------------------------------------- the game
     def apply(self, state, seat, action, seconds=None, tell=True):
-        messages: list = []
+        messages: list = CheckpointLog()
         before = self.model(state, self.narrator) if tell and self.setup.narrate != "none" else None
         passed = step_label(self.game, state, self.lang) if isinstance(action, dict) and action.get("action") == "pass" else None
         state = self.game.apply(state, action, log=messages)
@@ -232,11 +233,27 @@ class TerminalTable:
             if not narrates_actions(messages):
                 label = text(action["label"], self.lang) if isinstance(action, dict) and action.get("label") else str(action)
                 self.out(f"  {person(seat, self.lang)}: {label}")
-            self.show(log_lines(messages, self.lang, self.reader))
-            if before is not None:
-                after = self.model(state, self.narrator, over=self.game.is_over(state))
-                self.show("      · " + line for line in narrate(before, after, self.setup.narrate))
+            self.tell(messages, before, state)
         return state
+
+    def tell(self, messages: list, before: dict | None, state) -> None:
+        """The log's lines, each followed by what changed under it (as far as the next line or heading that
+        the engine kept the state at, see `CheckpointLog`); the last ones by what changed up to `state`."""
+        lines: list = []
+        for m in messages:
+            if not isinstance(m, Checkpoint):
+                lines.append(m)
+                continue
+            self.show(log_lines(lines, self.lang, self.reader))
+            lines = []
+            if before is not None:
+                now = self.model(m.state, self.narrator)
+                self.show("      · " + line for line in narrate(before, now, self.setup.narrate))
+                before = now
+        self.show(log_lines(lines, self.lang, self.reader))
+        if before is not None:
+            after = self.model(state, self.narrator, over=self.game.is_over(state))
+            self.show("      · " + line for line in narrate(before, after, self.setup.narrate))
 
     def start(self, resume: list[str] | None = None):
         from ..engine.playout import new_game
