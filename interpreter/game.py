@@ -25,7 +25,8 @@ from .engine import facing, simultaneous, unseen
 from .engine.consistency import state_problem
 from .engine.decisions import Decisions
 from .engine.errors import MAX_ACTION_ID, GameSetupError, IllegalAction
-from .engine.flow import EACH, FlowCompiler
+from .engine.flow import EACH
+from .engine.flowcompiler import FlowCompiler
 from .engine.scoring import Scoring
 from .engine.scripted import seat_label
 from .engine.setup import Setup
