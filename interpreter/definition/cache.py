@@ -274,7 +274,7 @@ def _mark(m):
 
 
 def _decode_doc(x: dict):
-    from .loader import Document, _Pos
+    from .document import Document, _Pos
     doc = Document.__new__(Document)
     doc.problems = []
     doc.data = x["data"]

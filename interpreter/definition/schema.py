@@ -25,7 +25,7 @@ import referencing
 import referencing.jsonschema
 from jsonschema.exceptions import ValidationError, best_match
 
-from .loader import Document, Path as DocPath, _key_text
+from .document import Document, Path as DocPath, _key_text
 from .problems import Problem, close_matches, did_you_mean, format_choices, quote
 from .resources import data_dir
 
