@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Hashable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
-import yaml
-from yaml.nodes import ScalarNode
 
 from .problems import Location, Problem
+
+if TYPE_CHECKING:  # the YAML library is not imported for a document read back from the cache
+    from yaml.nodes import ScalarNode
 
 Path = tuple[Hashable, ...]  # mapping keys and list indices from the root
 _TAG = "tag:yaml.org,2002:"
@@ -195,6 +196,7 @@ def _skip_properties(text: str, i: int, end: int) -> int:
 def _flow_pairs(text: str, a: int, b: int, style: str | None) -> list[tuple[str, int]] | None:
     """(character, source index) of a plain or quoted scalar spanning text[a:b], folding
     line breaks as YAML does (one break: a space; n breaks: n-1 newlines)."""
+    from yaml.scanner import Scanner  # the escapes of double-quoted text, as PyYAML reads them
     out: list[tuple[str, int, bool]] = []  # third: unescaped white space (dropped before a fold)
     i = a
     while i < b:
@@ -213,11 +215,11 @@ def _flow_pairs(text: str, a: int, b: int, style: str | None) -> list[tuple[str,
             i += 2
         elif style == '"' and c == "\\":
             escape = text[i + 1]
-            if escape in yaml.scanner.Scanner.ESCAPE_REPLACEMENTS:
-                out.append((yaml.scanner.Scanner.ESCAPE_REPLACEMENTS[escape], i, False))
+            if escape in Scanner.ESCAPE_REPLACEMENTS:
+                out.append((Scanner.ESCAPE_REPLACEMENTS[escape], i, False))
                 i += 2
-            elif escape in yaml.scanner.Scanner.ESCAPE_CODES:
-                width = yaml.scanner.Scanner.ESCAPE_CODES[escape]
+            elif escape in Scanner.ESCAPE_CODES:
+                width = Scanner.ESCAPE_CODES[escape]
                 out.append((chr(int(text[i + 2 : i + 2 + width], 16)), i, False))
                 i += 2 + width
             elif escape in _BREAKS:  # an escaped line break joins the lines

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .loader import Document, load_yaml
+from .document import Document
 from .problems import DefinitionError, Location, Problem
 
 # Sections that are one mapping (or list/string) rather than a map of ids.
@@ -130,6 +130,7 @@ def load_definition(root: Path, overlays=()) -> Definition:
     if not files:
         from .problems import InputError
         raise InputError([Problem(f"'{root}' holds no .yaml files")])
+    from .loader import load_yaml  # not imported for a definition read back from the cache
     from .schema import validate_document
     problems: list[Problem] = []
     d = Definition(root)
