@@ -6,8 +6,8 @@ Contract:
   plain Python (dict, list, str, int, float, bool, None), or raise `DefinitionError` listing
   every problem found (I/O failures raise its subclass `InputError`). Bad input never
   produces any other exception.
-- Safe only: a `yaml.SafeLoader` subclass composes the node graph; this module turns nodes
-  into values itself, so no YAML tag can construct a Python object. Tags other than the
+- Safe only: PyYAML's composer (over libyaml's parser or PyYAML's, see Speed) builds the node
+  graph; this module turns nodes into values itself, so no YAML tag can construct a Python object. Tags other than the
   core ones (`!!str`, `!!int`, `!!float`, `!!bool`, `!!null`, `!!seq`, `!!map`) are errors.
 - Scalars follow the YAML 1.2 core schema, not YAML 1.1: booleans are only
   true/True/TRUE/false/False/FALSE (`on`, `off`, `yes`, `no`, `y`, `n` stay strings);
