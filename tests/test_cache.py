@@ -159,3 +159,12 @@ def test_old_entries_are_evicted(cache_dir, monkeypatch):
     cache._evict(cache_dir)
     assert [cache.read(cache_dir, f"{i:064x}") for i in range(4)] == [None, None, {"n": 2, "key": f"{2:064x}"},
                                                                        {"n": 3, "key": f"{3:064x}"}]
+
+
+def test_the_engine_fingerprint_reads_every_source_of_the_engine_and_no_compiled_file():
+    package = ROOT / "interpreter"
+    names = [name for name, _ in cache._source_files(package)]
+    expected = sorted(str(f.relative_to(package)) for f in package.rglob("*.py") if "__pycache__" not in f.parts)
+    assert names == expected
+    assert "language/compiler.py" in names and "engine/flow.py" in names
+    assert [name for name, _ in cache._source_files(ROOT / "grammar")] == ["dsl.lark"]

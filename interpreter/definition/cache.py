@@ -80,10 +80,24 @@ def engine_fingerprint() -> str:
         except FileNotFoundError:
             pass
     for folder in folders:
-        for f in sorted(folder.rglob("*")):
-            if f.is_file() and f.suffix in (".py", ".json", ".lark"):
-                _feed(h, str(f.relative_to(folder)).encode(), f.read_bytes())
+        for name, path in _source_files(folder):
+            with open(path, "rb") as f:
+                _feed(h, name.encode(), f.read())
     return h.hexdigest()
+
+
+def _source_files(folder: Path) -> list:
+    """(name relative to `folder`, path) of every .py, .json and .lark file under it, sorted by name.
+    os.walk rather than Path.rglob: a load from the cache pays this, and rglob took 4-6 ms of it."""
+    out = []
+    for top, dirs, files in os.walk(folder):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        rel = os.path.relpath(top, folder)
+        for f in files:
+            if f.endswith((".py", ".json", ".lark")):
+                out.append((f if rel == "." else f"{rel}/{f}", os.path.join(top, f)))
+    out.sort()
+    return out
 
 
 def _feed(h, *parts: bytes):
