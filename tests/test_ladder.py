@@ -71,6 +71,22 @@ def test_in_a_lowest_score_game_search_and_greedy_beat_random_by_far(low_cards):
     assert "greedy" in text and "random" in text and "win rate" in text
 
 
+def test_the_ladder_keeps_every_game_so_a_lost_one_can_be_played_again(low_cards):
+    result = ladder(low_cards, 2, 6, ["random", "greedy"], seed=3, jobs=1)
+    (pair,) = result["pairs"]
+    games = pair["per_game"]
+    assert [g["seed"] for g in games] == list(range(3, 9)) and [g["seat"] for g in games] == [0, 1] * 3
+    assert sum(g["won"] for g in games) == pair["wins"]
+    for g in games:
+        mine, other = g["scores"][g["seat"]], g["scores"][1 - g["seat"]]
+        assert g["won"] == (1.0 if g["winners"] == [g["seat"]] else 0.5 if g["seat"] in g["winners"] else 0.0)
+        assert (mine < other) == (g["winners"] == [g["seat"]])  # the lowest score wins in this game
+    lost = [g for g in games if g["won"] < 1.0]
+    text = ladder_text(result)
+    assert all(f"seed {g['seed']} (seat {g['seat']}," in text for g in lost)
+    assert ("did not win outright" in text) == bool(lost)
+
+
 def test_ladder_command_prints_the_table(capsys):
     code = main(["ladder", str(LOW_CARDS), "--players", "2", "--games", "4", "--bots",
                  "random,mcts:iterations=5,c=0.5", "--jobs", "1"])

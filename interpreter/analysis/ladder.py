@@ -8,7 +8,9 @@ A sits at seat `i mod N` and B at every other seat, so A's seat rotates and each
 cancels out over N games. Reported for A against B: A's win rate (a shared win is split) with its Wilson
 95% interval, beside the share a bot of B's strength would win (1/N); the mean score of A and of the
 B seats; the time per decision of each bot (CPU seconds of thinking over its decisions, one-action decisions
-included). Plain data, except `ladder_text` (a table for people).
+included); and per game its seed, A's seat, the scores, the winners and A's share of the win, so a lost
+game can be looked at again. Plain data, except `ladder_text` (a table for people, with the games A did not
+win outright).
 """
 from __future__ import annotations
 
@@ -38,14 +40,17 @@ def play_pair(game, players: int, games: int, a: str, b: str, seed: int = 1, opt
     moves = {a: 0, b: 0}
     errors = []
     done = 0
+    per_game = []
     for i, rec in enumerate(records):
         if "error" in rec:
             errors.append({"seed": rec["seed"], "error": rec["error"]})
             continue
         done += 1
         mine = i % players
-        if mine in rec["winners"]:
-            wins += 1.0 / len(rec["winners"])
+        won = 1.0 / len(rec["winners"]) if mine in rec["winners"] else 0.0
+        wins += won
+        per_game.append({"seed": rec["seed"], "seat": mine, "won": won, "scores": list(rec["scores"]),
+                         "winners": list(rec["winners"])})
         for seat, score in enumerate(rec["scores"]):
             (a_scores if seat == mine else b_scores).append(score)
             who = a if seat == mine else b
@@ -57,7 +62,7 @@ def play_pair(game, players: int, games: int, a: str, b: str, seed: int = 1, opt
             "win_rate": wins / done if done else 0.0, "ci95": [low, high], "fair_share": 1.0 / players,
             "score_a": statistics.fmean(a_scores) if a_scores else None,
             "score_b": statistics.fmean(b_scores) if b_scores else None,
-            "seconds_per_decision": per_decision, "errors": errors}
+            "seconds_per_decision": per_decision, "errors": errors, "per_game": per_game}
 
 
 def ladder(game, players: int, games: int, bots: Sequence[str] = ("random", "greedy", "mcts"), seed: int = 1,
@@ -91,6 +96,11 @@ def ladder_text(result: dict, title: str = "") -> str:
     widths = [max(len(r[i]) for r in rows) + 2 for i in range(len(rows[0]) - 1)]
     lines = head + ["".join(c.ljust(w) for c, w in zip(r, widths)) + r[-1] for r in rows]
     for p in result["pairs"]:
+        lost = [g for g in p.get("per_game", ()) if g["won"] < 1.0]
+        if lost:  # the games to look at (meeple play/replay with that seed)
+            lines.append(f"{p['a']} against {p['b']} did not win outright: " + ", ".join(
+                f"seed {g['seed']} (seat {g['seat']}, {_num(g['scores'][g['seat']])} against "
+                f"{_num(max(x for j, x in enumerate(g['scores']) if j != g['seat']))})" for g in lost))
         for e in p["errors"]:
             lines.append(f"ERROR {p['a']} vs {p['b']} seed {e['seed']}: {e['error']}")
     return "\n".join(line.rstrip() for line in lines)
