@@ -83,7 +83,7 @@ def test_the_ladder_keeps_every_game_so_a_lost_one_can_be_played_again(low_cards
         assert (mine < other) == (g["winners"] == [g["seat"]])  # the lowest score wins in this game
     lost = [g for g in games if g["won"] < 1.0]
     text = ladder_text(result)
-    assert all(f"seed {g['seed']} (seat {g['seat']}," in text for g in lost)
+    assert all(f"seed {g['seed']} (seat {g['seat'] + 1}," in text for g in lost)
     assert ("did not win outright" in text) == bool(lost)
 
 

@@ -97,9 +97,9 @@ def ladder_text(result: dict, title: str = "") -> str:
     lines = head + ["".join(c.ljust(w) for c, w in zip(r, widths)) + r[-1] for r in rows]
     for p in result["pairs"]:
         lost = [g for g in p.get("per_game", ()) if g["won"] < 1.0]
-        if lost:  # the games to look at (meeple play/replay with that seed)
+        if lost:  # the games to look at again; seats numbered from 1, as --seat numbers them
             lines.append(f"{p['a']} against {p['b']} did not win outright: " + ", ".join(
-                f"seed {g['seed']} (seat {g['seat']}, {_num(g['scores'][g['seat']])} against "
+                f"seed {g['seed']} (seat {g['seat'] + 1}, {_num(g['scores'][g['seat']])} against "
                 f"{_num(max(x for j, x in enumerate(g['scores']) if j != g['seat']))})" for g in lost))
         for e in p["errors"]:
             lines.append(f"ERROR {p['a']} vs {p['b']} seed {e['seed']}: {e['error']}")

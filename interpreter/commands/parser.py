@@ -278,12 +278,14 @@ def build_parser() -> argparse.ArgumentParser:
                     "K games seeded S..S+K-1: the later bot at one seat (seat i mod N in game i) and the "
                     "earlier one at every other seat. Print the first bot's win rate (a shared win split) "
                     "with its Wilson 95% interval beside the fair share 1/N, the mean score of each side and "
-                    "each bot's time per decision (CPU seconds). Exit 1 if a game raised.")
+                    "each bot's time per decision (CPU seconds), then the games the first bot did not win "
+                    "outright (seed, its seat, the scores). Exit 1 if a game raised.")
     game_args(p)
     p.add_argument("--games", "-k", "-n", type=int, required=True, metavar="K", help="games per pair of bots")
     p.add_argument("--bots", default="random,greedy,mcts", metavar="BOT,BOT,...",
                    help=f"the bots, weakest first (default random,greedy,mcts); each {BOT_HELP}")
-    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    p.add_argument("--json", action="store_true", help="print the figures as JSON (with every game's seed, "
+                   "seats, scores and winners)")
     scale_args(p)
     p.set_defaults(func=cmd_ladder)
 
