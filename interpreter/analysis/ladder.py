@@ -96,7 +96,7 @@ def ladder_text(result: dict, title: str = "") -> str:
     widths = [max(len(r[i]) for r in rows) + 2 for i in range(len(rows[0]) - 1)]
     lines = head + ["".join(c.ljust(w) for c, w in zip(r, widths)) + r[-1] for r in rows]
     for p in result["pairs"]:
-        lost = [g for g in p.get("per_game", ()) if g["won"] < 1.0]
+        lost = [g for g in p["per_game"] if g["won"] < 1.0]
         if lost:  # the games to look at again; seats numbered from 1, as --seat numbers them
             lines.append(f"{p['a']} against {p['b']} did not win outright: " + ", ".join(
                 f"seed {g['seed']} (seat {g['seat'] + 1}, {_num(g['scores'][g['seat']])} against "

@@ -483,10 +483,11 @@ class CheckpointLog(list):
     then tells what changed under each line, before the next heading, instead of everything at the end."""
 
 
-def checkpoint(game, s, log) -> None:
-    """Keep the state in `log` when it is a `CheckpointLog` (what any other log gets: nothing)."""
+def checkpoint(game, s, log, copy=None) -> None:
+    """Keep the state in `log` when it is a `CheckpointLog` (what any other log gets: nothing); `copy`: a
+    copy of `s` the caller already made and will not change."""
     if type(log) is CheckpointLog:
-        log.append(Checkpoint(s.copy(game.layout)))
+        log.append(Checkpoint(copy if copy is not None else s.copy(game.layout)))
 
 
 def _told(game, s, node, fr, e=None):

@@ -104,8 +104,8 @@ def reveal(game, s, fr, node, log):
         for prm, v in zip(act.params, vals):
             e[prm[1]] = v
         before = s.copy(game.layout) if log is not None else None
-        if log is not None:
-            checkpoint(game, s, log)  # what came before; this choice's changes are told under its line
+        if log is not None:  # what came before; this choice's changes are told under its line
+            checkpoint(game, s, log, before)
         if act.effect is not None:
             s.ev = []
             s.budget = 0
