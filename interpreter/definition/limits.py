@@ -22,6 +22,7 @@ Run time (per decision):
   operator makes a string longer (arithmetic takes numbers only, checked at load, or at run time for a
   value of unknown type)
 - `MAX_LIST`           items of one list var (`append` beyond it is a rule error; shipped: none)
+- `MAX_PURE_MEMO`      argument lists a pure def's memo keeps (see `language.puredefs`; shipped: < 500)
 - `LOOP_BUDGET`        loop steps of one effect, condition or menu: `for` bodies, numbers of a `range`,
                        and the items every generator expression walks (shipped: < 5,000)
 Records and saved states: see `untrusted` (file size, JSON depth, integer digits).
@@ -30,6 +31,7 @@ Records and saved states: see `untrusted` (file size, JSON depth, integer digits
 from __future__ import annotations
 
 LOOP_BUDGET = 100_000
+MAX_PURE_MEMO = 65_536
 MAX_EXPR_DEPTH = 250
 MAX_COMPILE_WORK = 10_000
 MAX_GAME_WORK = 60_000

@@ -50,6 +50,11 @@ class Calls:
         # Call by value: an argument that is a constant or a plain slot is used as it is; any other is
         # evaluated once, into a fresh slot, before the body reads it.
         compiled = [self.expr(a, sc) for a in args]
+        from .puredefs import memoized
+        pure = memoized(self, name, params, body, compiled)
+        if pure is not None:  # its value depends on the arguments alone: computed once per arguments
+            self.w.reads.add(("def", name))
+            return self.gen(*pure)
         inner = Scope(sc.unit, None)
         sets = []
         for p, x in zip(params, compiled):
@@ -62,7 +67,7 @@ class Calls:
         try:
             body_x = self.expr(body, inner)
         except CompileError as ex:
-            if not getattr(ex, "reported", False):
+            if not getattr(ex, "reported", False) and not self.trial:
                 # A mistake in the def's body: reported once, where the def is written (naming the first
                 # use that found it); every use then fails quietly.
                 use = getattr(node.meta, "line", 1), getattr(node.meta, "column", 1)

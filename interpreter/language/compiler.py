@@ -44,6 +44,7 @@ class Compiler(Names, Operators, Calls, Statements):
         # While a menu's condition is compiled (see menuplan): hoist(x) gives a function computing x once
         # per menu, used for the parts that read no choice; None otherwise.
         self.hoist = None
+        self.trial = False  # while puredefs compiles a def's body on trial: its mistakes are not reported
         self._depth = 0
         self._work = 0
         self._total = 0

@@ -1,0 +1,82 @@
+"""Pure defs: a def whose value depends on its arguments alone is computed once per distinct arguments.
+
+A def is inlined where it is called (call by value, see `Calls.inline_def`). When its body reads nothing
+but its parameters (not the state, the acting player, the event, or any vocabulary function, which all
+take the state) and every argument is a plain value (a number, a name, a truth value, a piece, a player),
+the same arguments always give the same value: `workers_needed(v, target, tol, step)` is arithmetic on
+four small numbers. Such a def costing more than a few operations is compiled a second time, as a function
+of its arguments alone, and called through a memo of the values it returned: the value of a call is the
+value of the body as written, and a body that fails (a division by zero, a number beyond ±2**53) fails as
+it would inline, every time, since failures are not kept.
+
+The memo is per game and argument types (a def called with numbers and with names gets two), and keeps at
+most `MAX_PURE_MEMO` argument lists; past that, calls compute the body without keeping it.
+"""
+from __future__ import annotations
+
+import re
+
+from ..definition.limits import MAX_PURE_MEMO
+from .codegen import NOCONST, CompileError, Scope, Unit
+
+PLAIN = ("int", "str", "bool", "player", "piece", "none")  # argument types that are their own memo key
+_STATE = re.compile(r"\bs\b")  # generated code reads the state only through `s`
+MIN_WORK = 3  # checked operations and calls below which a lookup costs more than the body
+
+
+def memoized(c, name, params, body, args):
+    """For the compiler `c`: (the source of a call of def `name` (params, body) with the compiled `args`
+    through its memo, the value's type), or None when the def is not pure for these argument types (it is
+    then inlined)."""
+    if not all(a.t in PLAIN for a in args) or all(a.c is not NOCONST for a in args):
+        return None  # (constant arguments: inlined, the body folds to a constant)
+    memo = c.__dict__.setdefault("_pure_defs", {})
+    key = (name, tuple(a.t for a in args))
+    f = memo.get(key, NOCONST)
+    if f is NOCONST:
+        f = memo[key] = _compile(c, name, params, body, args)
+    if f is None:
+        return None
+    fn, t = f
+    return f"{c.pool.ref(fn)}({', '.join(c.src(a) for a in args)})", t
+
+
+def _compile(c, name, params, body, args):
+    """(The memoized function of the def for these argument types, its value's type), or None if its body
+    is not pure (or too cheap to be worth a lookup)."""
+    unit = Unit(player=False)
+    inner = Scope(unit, None)
+    slots = [inner.bind(p, a.t) for p, a in zip(params, args)]
+    log_len, hoist = len(c.read_log), c.hoist
+    c.hoist = None  # a part computed once per menu reads the state
+    trial, c.trial = c.trial, True  # a mistake in the body is reported by the inline compile, not here
+    c.def_stack.append(name)
+    try:
+        x = c.expr(body, inner)
+        src = c.src(x) if x.c is NOCONST else None
+    except CompileError:
+        return None
+    finally:
+        c.def_stack.pop()
+        c.trial = trial
+        c.hoist = hoist
+        del c.read_log[log_len:]
+    if src is None or _STATE.search(src) or not x.deps <= set(slots):
+        return None
+    if src.count(":=") + src.count("K[") < MIN_WORK:
+        return None
+    pool = c.pool
+    m = pool.ref({})
+    names = [f"a{i}" for i in range(len(args))]
+    k = names[0] if len(names) == 1 else "(" + ", ".join(names) + ",)"
+    env = ", ".join(["None", "None", *names] + ["None"] * (unit.n - 2 - len(names)))
+    return pool.define(", ".join(names), [
+        f"k = {k}",
+        f"v = {m}.get(k, {m})",  # (the memo itself is a value no body returns)
+        f"if v is not {m}:",
+        "    return v",
+        f"e = [{env}]",
+        f"v = ({src})",
+        f"if len({m}) < {MAX_PURE_MEMO}:",
+        f"    {m}[k] = v",
+        "return v"]), x.t
