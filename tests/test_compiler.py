@@ -540,6 +540,8 @@ steps:
       spend_all: {effect: "player.coins -= 1"}
       map_below: {effect: "player.goods[corn] -= 1"}
       plain_below: {effect: "player.debt -= 5"}
+      set_below: {effect: "player.coins = -1"}
+      set_zero: {effect: "player.coins = 0"}
       double_big: {effect: "big = big * 2"}
       quadruple_big: {effect: "big = big * 4"}
       add_big: {effect: "big += big + big"}
@@ -572,6 +574,13 @@ def test_a_resource_var_refuses_to_go_below_zero(limits):
 def test_a_resource_map_entry_refuses_to_go_below_zero(limits):
     with pytest.raises(RuleError, match="corn would become -1"):
         limits.apply(limits.new_game(2), "map_below")
+
+
+def test_a_constant_is_checked_against_the_floor_where_it_is_stored(limits):
+    # (a constant within the bounds needs no check at run time; one below the floor keeps it)
+    assert after(limits, "set_zero")["player_vars"][0]["coins"] == 0
+    with pytest.raises(RuleError, match="player 1's coins would become -1 \\(below 0\\)"):
+        limits.apply(limits.new_game(2), "set_below")
 
 
 def test_a_plain_var_may_go_negative(limits):

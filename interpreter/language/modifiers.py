@@ -178,6 +178,16 @@ class Modifiers:
                     return x
         return None
 
+    def owns(self, s, pl, tname) -> bool:
+        """Whether player pl has a piece of type tname (`find(s, pl, tname, False) is not None`)."""
+        memo = s.pcache
+        if memo is None or pl is None:
+            return self.find(s, pl, tname, False) is not None
+        by_type = memo.get((_BY_TYPE, pl))
+        if by_type is None:
+            by_type = memo[(_BY_TYPE, pl)] = self._pieces_by_type(s, pl)
+        return tname in by_type
+
     def _pieces_by_type(self, s, pl) -> dict:
         G, PZ = self.layout.G, self.layout.PZ
         types = s.types

@@ -8,8 +8,8 @@ from lark import Tree
 
 from ..definition.limits import MAX_BLOCK_DEPTH, MAX_STATEMENTS
 from ..definition.problems import did_you_mean
-from .codegen import (LIMIT, X, CompileError, RuleError, Scope, _bad_value, _budget_exceeded, _no_key, _while_exceeded,
-                      elem_type)
+from .codegen import (LIMIT, NOCONST, X, CompileError, RuleError, Scope, _bad_value, _budget_exceeded, _no_key,
+                      _while_exceeded, elem_type)
 
 
 class Statements:
@@ -143,7 +143,7 @@ class Statements:
                 return [f"e[{i}] = ({self.src(v)})"]
             place = self.place(target, sc)
             self.check_assign(place["t"], v, value)
-            return self.store(place, f"({self.src(v)})")
+            return self.store(place, f"({self.src(v)})", v)
         if kind == "augassign":
             target, op, value = node.children
             place = self.place(target, sc)
@@ -226,8 +226,10 @@ class Statements:
                     "arg": "_k", "map": True}
         raise CompileError("this cannot be assigned to", node)
 
-    def store(self, place, value_src) -> list[str]:
-        """Lines that compute a value and store it at `place`, refusing what its bounds forbid."""
+    def store(self, place, value_src, value: X | None = None) -> list[str]:
+        """Lines that compute a value and store it at `place`, refusing what its bounds forbid (`value`,
+        when given, is the compiled value: a constant within the bounds, or a value that is never a
+        number, needs no check)."""
         lo = place["lo"]
         low = -LIMIT if lo is None else lo
         bad = self.pool.ref(_bad_value)
@@ -236,8 +238,10 @@ class Statements:
             out.append(f"if _k not in _c: {self.pool.ref(_no_key)}(_k, _c)")
         out.append(f"_v = {value_src}")
         arg = place.get("arg", "None")
-        out.append(f"if type(_v) is int and not {low} <= _v <= {LIMIT}: "
-                   f"{bad}(_v, {place['what']!r}, {lo!r}, {arg})")
+        if value is None or not (value.t in ("bool", "str", "none") or (
+                value.c is not NOCONST and (type(value.c) is not int or low <= value.c <= LIMIT))):
+            out.append(f"if type(_v) is int and not {low} <= _v <= {LIMIT}: "
+                       f"{bad}(_v, {place['what']!r}, {lo!r}, {arg})")
         out.append("_c[_k] = _v")
         return out
 

@@ -143,7 +143,7 @@ def _owns(c, a, node):
     """owns(p, type): does player p have a piece of this type in any of their zones."""
     _type_arg(c, a[1], node)
     # Generated source, not a closure around closures: menus ask this once per candidate.
-    return c.gen(f"({c.pool.ref(c.w)}.find(s, {c.src(a[0])}, {c.src(a[1])}, False) is not None)", "bool")
+    return c.gen(f"{c.pool.ref(c.w)}.owns(s, {c.src(a[0])}, {c.src(a[1])})", "bool")
 
 
 @fn("active", 2)
