@@ -8,7 +8,7 @@ from .flow import (CALL, DEFAULT_MAX, EACH, EFFECT, IF, REPEAT, SEQ, SIMUL, STEP
                    sig_slow)
 from ..language.compiler import Scope, Unit
 from ..language.entries import label_of
-from ..language.menuplan import hoister, invariant, plan, shared, single_loop
+from ..language.menuplan import hoister, invariant, nested_loop, plan, shared, single_loop
 from ..table.words import Texts, say
 
 class FlowCompiler:
@@ -280,6 +280,10 @@ class FlowCompiler:
         if len(a.params) == 1 and ("if" not in raw or cx is not None):
             cond_src = (a.plan.rest_src if a.plan is not None else w.compiler.src(cx) if cx is not None else None)
             a.loop = single_loop(w.compiler, a, cond_src)
+        elif (len(a.params) > 1 and ("if" not in raw or cx is not None)
+              and (a.plan is None or not any(a.plan.levels))):
+            cond_src = (a.plan.rest_src if a.plan is not None else w.compiler.src(cx) if cx is not None else None)
+            a.loop = nested_loop(w.compiler, a, cond_src)
         u.effects = True
         a.effect = w.compile_stmts(raw["effect"], path + ("effect",), u, sc.child()) if "effect" in raw else None
         u.effects = False

@@ -70,6 +70,22 @@ def zone_index(table):
     """index(s, zone, value): the pieces of the zone whose type has `value` for the property `table`
     (type -> value), in zone order; see the module doc."""
     key = object()  # a key of the menu's memo no game name can collide with
+    # Across menus: per zone, the last index built, with the zone's pieces and the list of piece types it
+    # was built from. A zone whose pieces rarely change (a player's board of spaces) is indexed once, not
+    # once per menu; any other zone costs one comparison of its piece list. One entry per zone number:
+    # bounded by the layout.
+    last: dict = {}
+
+    def build(zone, types):
+        by_value: dict = {}
+        for x in zone:
+            v = table[types[x]]
+            got = by_value.get(v)
+            if got is None:
+                by_value[v] = [x]
+            else:
+                got.append(x)
+        return by_value
 
     def index(s, z, value):
         memo = s.pcache
@@ -78,14 +94,13 @@ def zone_index(table):
             return [x for x in s.zones[z] if table[types[x]] == value]
         by_value = memo.get((key, z))
         if by_value is None:
-            by_value = {}
-            for x in s.zones[z]:
-                v = table[types[x]]
-                got = by_value.get(v)
-                if got is None:
-                    by_value[v] = [x]
-                else:
-                    got.append(x)
+            zone = s.zones[z]
+            kept = last.get(z)
+            if kept is not None and kept[1] is types and kept[0] == zone:
+                by_value = kept[2]
+            else:
+                by_value = build(zone, types)
+                last[z] = (zone[:], types, by_value)
             memo[(key, z)] = by_value
         return by_value.get(value, ())
     return index

@@ -225,3 +225,46 @@ def single_loop(compiler, act, cond_src):
         f"    if {test}:",
         f"        out.append(({a}, (v,)))",
         "        seen.add(sig)"])
+
+
+def nested_loop(compiler, act, cond_src):
+    """The menu loops of an action with several choices and no check between them (its plan, if any, has
+    only a part before the choices and a rest), as one generated function f(s, e, out): the nested loops
+    of flow._enumerate, written out, with the condition (Python source `cond_src`, or None) inline in the
+    innermost. Each domain is computed once per binding of the choices before it and walked as a tuple
+    (as _enumerate does); a `distinct` choice skips a value whose signature already gave an entry."""
+    pool = compiler.pool
+    a = pool.ref(act)
+    params = act.params
+    last = len(params) - 1
+    lines = [f"A = {a}", "slow = A.sig_slow", "one = A.sig_col", "types = s.types", "fields = s.fields"]
+    for i, (_, slot, dom, distinct) in enumerate(params):
+        pad = "    " * i
+        items = f"{pool.ref(dom)}(s, e)"
+        lines.append(f"{pad}_d{i} = {items}")
+        if distinct:
+            lines.append(f"{pad}seen{i} = set()")
+        lines.append(f"{pad}for v{i} in (_d{i} if type(_d{i}) is not list else tuple(_d{i})):")
+        body = pad + "    "
+        if distinct:
+            lines += [f"{body}t = types[v{i}]",
+                      f"{body}c = one[t]",  # see flow.sig_col: -1 a type without fields, -2 any other shape
+                      f"{body}sig{i} = (t, fields[c][v{i}]) if c >= 0 else t if c == -1 else slow[t](s, v{i})",
+                      f"{body}if sig{i} in seen{i}:",
+                      f"{body}    continue"]
+        lines.append(f"{body}e[{slot}] = v{i}")
+        if i < last:
+            if distinct:
+                lines.append(f"{body}n{i} = len(out)")
+            continue
+        values = "(" + ", ".join(f"v{j}" for j in range(len(params))) + ",)"
+        lines += [f"{body}if {('(' + cond_src + ')') if cond_src else 'True'}:",
+                  f"{body}    out.append((A, {values}))"]
+        if distinct:
+            lines.append(f"{body}    seen{i}.add(sig{i})")
+    # after each inner loop: a distinct choice's signature is spent once it gave an entry
+    for i in range(last - 1, -1, -1):
+        if params[i][3]:
+            pad = "    " * (i + 1)
+            lines += [f"{pad}if len(out) > n{i}:", f"{pad}    seen{i}.add(sig{i})"]
+    return pool.define("s, e, out", lines)

@@ -176,9 +176,7 @@ def _is_active(c, a, node):
 def _neighbors(c, a, node):
     """neighbors(x): the pieces next to x on its board (its class declares `graph: {id, edges}`)."""
     _want(a[0], ("piece",), "neighbors()", node)
-    f = a[0].f
-    w = c.w
-    return X(lambda s, e: w.neighbors(s, f(s, e)), "list:piece")
+    return c.gen(f"{c.pool.ref(c.w.zone_graphs)}.neighbors(s, {c.src(a[0])})", "list:piece")
 
 
 @fn("region", 2)
@@ -190,11 +188,8 @@ def _region(c, a, node):
         from ..definition.problems import did_you_mean
         raise CompileError("region() takes a property name in quotes, e.g. region(x, 'color')", node,
                            did_you_mean(str(p.c), c.w.props) if p.c is not NOCONST else None)
-    f = a[0].f
-    w = c.w
-    prop = p.c
-    c.w.reads.add(("prop", prop))
-    return X(lambda s, e: w.region(s, f(s, e), prop), "list:piece")
+    c.w.reads.add(("prop", p.c))
+    return c.gen(f"{c.pool.ref(c.w.zone_graphs)}.region(s, {c.src(a[0])}, {p.c!r})", "list:piece")
 
 
 @fn("next_player", 1, 2)
