@@ -119,3 +119,16 @@ def test_the_first_conjunct_is_taken_out_of_an_and_chain():
     first, rest = indexes.leftmost(Tree("and_", [Tree("and_", [a, b]), c]))
     assert first is a and rest == Tree("and_", [b, c])
     assert indexes.leftmost(a) == (a, None)
+
+
+def test_an_index_kept_from_an_earlier_menu_follows_the_pieces_of_the_zone(spaces):
+    s = spaces.new_game(2)
+    assert action_ids(spaces, s) == ["take(c=red,x=0)", "take(c=red,x=2)", "take(c=red,x=4)", "take(c=blue,x=1)"]
+    # The same zone number in another state, with a red space gone: the index is built for these pieces.
+    t = s.copy(spaces.layout)
+    z = next(i for i, pieces in enumerate(t.zones) if pieces == [0, 1, 2, 3, 4])
+    t.zones[z].remove(2)
+    t.menu = None
+    assert action_ids(spaces, t) == ["take(c=red,x=0)", "take(c=red,x=4)", "take(c=blue,x=1)"]
+    s.menu = None
+    assert action_ids(spaces, s) == ["take(c=red,x=0)", "take(c=red,x=2)", "take(c=red,x=4)", "take(c=blue,x=1)"]

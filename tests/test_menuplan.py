@@ -150,3 +150,38 @@ near:
     assert action_ids(game, game.new_game(2)) == ["take(x=2)", "take(x=4)", "near(x=1)", "near(x=2)",
                                                    "near(x=4)"]
 
+
+
+def test_an_action_of_several_choices_offers_in_its_generated_loops_what_the_choices_as_written_offer(tmp_path):
+    from interpreter.engine import flow
+
+    # Twins (0 and 1, 2 and 3) tell the `distinct` choices apart: the first choice's signature is spent
+    # once it gave an entry, the last one's only with the entry it gave.
+    game = game_with(tmp_path, """
+pair:
+  choose: {a: {from: pool, distinct: true}, k: "range(1, 3)", b: {from: pool, distinct: true}}
+  if: "a != b and a.w + k <= b.w + 1"
+""")
+    act = action(game, "pair")
+    assert act.loop is not None  # no check between the choices: one generated function
+    s = game.new_game(2)
+    generated = action_ids(game, s)
+    written = []
+    e = [0, None, *[None] * (act.nslots - 2)]
+    s.pcache = {}
+    flow._enumerate(s, e, act, act.params, 0, (), written, act.cond)
+    s.pcache = None
+    s.menu = None
+    assert [v for _, v in game._menu(s)] == [v for _, v in written]
+    # a=1 is a=0's twin (spent); b=3 is asked only where its twin b=2 gave nothing (a=2: a != b)
+    assert generated == ["pair(a=0,k=1,b=1)", "pair(a=0,k=1,b=2)", "pair(a=0,k=1,b=4)", "pair(a=0,k=2,b=2)",
+                         "pair(a=0,k=2,b=4)", "pair(a=2,k=1,b=3)", "pair(a=2,k=1,b=4)", "pair(a=2,k=2,b=4)"]
+
+
+def test_an_action_with_a_check_between_its_choices_keeps_the_planned_enumeration(tmp_path):
+    game = game_with(tmp_path, """
+take:
+  choose: {k: "range(1, 4)", x: pool}
+  if: "k <= player.coins + 1 and x.w == k"
+""")
+    assert action(game, "take").loop is None  # the check after k runs between the loops (see above)

@@ -15,6 +15,9 @@ expression reads (`X.deps`), so this module plans each action's condition once, 
   once before the action's choices are enumerated (when it is false the action offers nothing and its
   domains are never computed), one that reads only the first choice is checked before the second is
   enumerated, and so on. What is left is checked for each full combination.
+- **Generated loops.** An action's choices are enumerated by one generated function with the condition
+  inline (`single_loop`, `nested_loop`), not by the generic recursion of flow._enumerate with a call of the
+  condition per combination; an action with a check between its choices keeps that recursion.
 
 The menu is the menu of the condition as written: conditions change nothing (the compiler refuses effects
 in them), so a conjunct that was true stays true wherever it is checked, and a moved conjunct that fails
