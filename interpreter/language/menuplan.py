@@ -261,10 +261,12 @@ def nested_loop(compiler, act, cond_src):
                 lines.append(f"{body}n{i} = len(out)")
             continue
         values = "(" + ", ".join(f"v{j}" for j in range(len(params))) + ",)"
-        lines += [f"{body}if {('(' + cond_src + ')') if cond_src else 'True'}:",
-                  f"{body}    out.append((A, {values}))"]
+        if cond_src:
+            lines.append(f"{body}if ({cond_src}):")
+            body += "    "
+        lines.append(f"{body}out.append((A, {values}))")
         if distinct:
-            lines.append(f"{body}    seen{i}.add(sig{i})")
+            lines.append(f"{body}seen{i}.add(sig{i})")
     # after each inner loop: a distinct choice's signature is spent once it gave an entry
     for i in range(last - 1, -1, -1):
         if params[i][3]:

@@ -37,13 +37,19 @@ def memoized(c, name, params, body, args):
         f = memo[key] = _compile(c, name, params, body, args)
     if f is None:
         return None
-    fn, t = f
-    return f"{c.pool.ref(fn)}({', '.join(c.src(a) for a in args)})", t
+    fn, m, t = f
+    # The lookup inline, the call only on a miss: `(v if (v := M.get(key, M)) is not M else F(args))`, each
+    # argument computed once (into a temporary the call reads again).
+    temps = [c.temp() for _ in args]
+    bound = [f"({tmp} := {c.src(a)})" for tmp, a in zip(temps, args)]
+    key = bound[0] if len(bound) == 1 else "(" + ", ".join(bound) + ",)"
+    v = c.temp()
+    return f"({v} if ({v} := {m}.get({key}, {m})) is not {m} else {c.pool.ref(fn)}({', '.join(temps)}))", t
 
 
 def _compile(c, name, params, body, args):
-    """(The memoized function of the def for these argument types, its value's type), or None if its body
-    is not pure (or too cheap to be worth a lookup)."""
+    """(The memoized function of the def for these argument types, its memo, its value's type), or None if
+    its body is not pure (or too cheap to be worth a lookup)."""
     unit = Unit(player=False)
     inner = Scope(unit, None)
     slots = [inner.bind(p, a.t) for p, a in zip(params, args)]
@@ -79,4 +85,4 @@ def _compile(c, name, params, body, args):
         f"v = ({src})",
         f"if len({m}) < {MAX_PURE_MEMO}:",
         f"    {m}[k] = v",
-        "return v"]), x.t
+        "return v"]), m, x.t
