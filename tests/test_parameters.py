@@ -62,3 +62,45 @@ def test_modifiers_that_set_a_parameter_apply_in_zone_order_the_last_one_counts(
     w.move(u, piece["high"], tableau, None)  # the same zone: later in it
     assert game.evaluate(u, "player.limit", 0) == 7
     assert game.evaluate(u, "player.limit", 1) == 5  # the other player's pieces are not counted
+
+
+ADDED = """
+game: {id: added, players: [2]}
+parameters:
+  limit: {default: 5}
+  reach: {default: 0}
+zones:
+  global:
+    supply: {}
+  player:
+    tableau: {}
+    reserve: {}
+components:
+  building:
+    zone: supply
+    active: "zone_of(self) == owner(self).tableau"
+    types:
+      plus1: {count: 2, modifies: {limit: 1}}
+      plus2: {modifies: {limit: 2, reach: 1}}
+      far: {modifies: {reach: {set: 4}}}
+flow: []
+"""
+
+
+def test_added_modifiers_count_each_active_piece_of_the_player_whatever_its_type(tmp_path):
+    from games import make_game
+    game = make_game(tmp_path, ADDED)
+    w = game.world
+    s = game.new_game(2)
+    ones = [x for x in range(len(s.types)) if s.types[x] == "plus1"]
+    two, far = s.types.index("plus2"), s.types.index("far")
+    t = s.copy(game.layout)
+    w.move(t, ones[0], game.layout.zone_index("tableau", 0), None)
+    w.move(t, ones[1], game.layout.zone_index("reserve", 0), None)  # not active there
+    w.move(t, two, game.layout.zone_index("tableau", 0), None)
+    w.move(t, far, game.layout.zone_index("tableau", 1), None)
+    assert [game.evaluate(t, "player.limit", p) for p in (0, 1)] == [8, 5]
+    assert [game.evaluate(t, "player.reach", p) for p in (0, 1)] == [1, 4]
+    w.move(t, ones[1], game.layout.zone_index("tableau", 0), None)
+    assert game.evaluate(t, "player.limit", 0) == 9
+    assert game.evaluate(s, "player.limit", 0) == 5  # the state it was copied from is as it was

@@ -21,6 +21,7 @@ class Modifiers:
         self.param_mods = {}
         self.modifying_types = None  # the types that modify some parameter (known once param_mods is)
         self._modifier_ids = None  # (a list of piece types, the pieces of a modifying type in it)
+        self._type_pieces = None  # (a list of piece types, type -> the pieces of that type in it)
         for name, p in self.d["parameters"].items():
             p = p if isinstance(p, dict) else {"default": p}
             self.params[name] = p.get("default", 0)
@@ -69,6 +70,10 @@ class Modifiers:
         active = self.type_active
         fired = self.mod_fired
         copy_col = self.copy_col
+        if not copy_col and (len(mods) == 1 or all(m[0] == "add" for m in mods.values())):
+            # The modifiers of this parameter alone, in any order (one type, or additions only): each
+            # modifying type's pieces that lie in the player's zones, not every modifying piece in zone order.
+            return self._param_by_type(name, pf, default, mods, adjust)
 
         def f(s, e):
             pl = pf(s, e)
@@ -101,6 +106,49 @@ class Modifiers:
                 cache[(name, pl)] = v
             return v
         return f
+
+    def _param_by_type(self, name, pf, default, mods, adjust):
+        """param_fn for a parameter whose modifiers apply in any order and no piece copies another's."""
+        from .parameters import adjusted
+        active, fired, layout = self.type_active, self.mod_fired, self.layout
+        order = [(t, m[0] == "add", m[1], active.get(t), (t, name)) for t, m in mods.items()]
+
+        def f(s, e):
+            pl = pf(s, e)
+            cache = s.pcache
+            if cache is not None:
+                v = cache.get((name, pl))
+                if v is not None:
+                    return v
+            v = default
+            base = layout.G + pl * layout.PZ  # (a player that is none fails here, as in param_fn)
+            if order:
+                pieces = self._pieces_of_type(s.types)
+                loc = s.loc
+                top = base + layout.PZ
+                for t, add, m, act, key in order:
+                    for x in pieces.get(t, ()):
+                        z = loc[x]
+                        if z is not None and base <= z < top and (act is None or act(s, [None, None, x])):
+                            v = v + m if add else m
+                            fired[key] = fired.get(key, 0) + 1
+            if adjust:
+                v = adjusted(name, adjust, s, pl, v)
+            if cache is not None:
+                cache[(name, pl)] = v
+            return v
+        return f
+
+    def _pieces_of_type(self, types) -> dict:
+        """type -> the pieces of that type, for a list of piece types (kept while the list is the same:
+        `become` replaces the list, never changes it)."""
+        known = self._type_pieces
+        if known is None or known[0] is not types:
+            by_type: dict = {}
+            for x, tn in enumerate(types):
+                by_type.setdefault(tn, []).append(x)
+            known = self._type_pieces = (types, by_type)
+        return known[1]
 
     def _modifying_pieces(self, s, pl, memo):
         """(piece, type) of player pl's pieces whose type modifies some parameter, in zone order: found
