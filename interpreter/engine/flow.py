@@ -62,69 +62,26 @@ class Action:
 
 class Step:
     __slots__ = ("id", "label", "actions", "cond", "cond_n", "optional", "pass_action", "path", "tmpl", "tmpl_n",
-                 "loc")
+                 "loc", "gen")
 
     def menu(self, s, player, event):
         """Every legal (action, values) for `player` now."""
         s.budget = 0
         s.pcache = {}  # a menu only reads the state: parameters are computed once per player
-        act = None
+        cur = [None]  # the action being asked (stepmenu), for where a failure is reported
         try:
             if self.cond is not None:
                 e = [player, event, *BLANK[self.cond_n - 2]]
                 if not self.cond(s, e):
                     return []
             out = []
-            for act in self.actions:
-                e = [player, event, *BLANK[act.nslots - 2]]
-                params = act.params
-                if not params:
-                    if act.cond is None or act.cond(s, e):
-                        out.append((act, ()))
-                    continue
-                cond, levels, pl, loop = act.cond, None, act.plan, act.loop
-                if pl is not None:  # see menuplan: checks that read no choice, then the rest
-                    cond, levels = pl.rest, pl.levels
-                    if pl.pre is not None:
-                        try:
-                            ok = pl.pre(s, e)
-                        except _FAILS:  # not trusted: the whole condition, in its own order, says why
-                            ok, cond, levels, loop = True, pl.whole, None, None
-                        if not ok:
-                            continue
-                if loop is not None:  # one choice: the loop below, generated with the condition inline
-                    loop(s, e, out)
-                    continue
-                if len(params) == 1:
-                    # The common case, one choice: a flat loop.
-                    _, slot, dom, distinct = params[0]
-                    if not distinct:
-                        for v in dom(s, e):
-                            e[slot] = v
-                            if cond is None or cond(s, e):
-                                out.append((act, (v,)))
-                        continue
-                    seen = set()
-                    slow, one, types, fields = act.sig_slow, act.sig_col, s.types, s.fields
-                    for v in dom(s, e):
-                        # _signature, inline for the common shapes (one scalar field, no field)
-                        t = types[v]
-                        c = one[t]
-                        sig = (t, fields[c][v]) if c >= 0 else t if c == NO_FIELDS else slow[t](s, v)
-                        if sig in seen:
-                            continue
-                        e[slot] = v
-                        if cond is None or cond(s, e):
-                            out.append((act, (v,)))
-                            seen.add(sig)
-                    continue
-                _enumerate(s, e, act, params, 0, (), out, cond, levels)
+            self.gen(s, player, event, out, cur)
         except RuleError as ex:
             if ex.where is None:
-                raise RuleError(ex.message, _where(self, act)) from None
+                raise RuleError(ex.message, _where(self, cur[0])) from None
             raise
         except (TypeError, KeyError, IndexError, AttributeError, ValueError) as ex:
-            raise RuleError(f"a condition failed ({type(ex).__name__}: {ex})", _where(self, act)) from None
+            raise RuleError(f"a condition failed ({type(ex).__name__}: {ex})", _where(self, cur[0])) from None
         finally:
             s.pcache = None
         if self.optional and out and self.pass_action is not None:

@@ -188,6 +188,8 @@ class FlowCompiler:
             a = self.action(sid, aid, araw or {}, event, path + ("actions", aid))
             if a is not None:
                 st.actions.append(a)
+        from .stepmenu import step_menu
+        st.gen = step_menu(self.w.compiler.pool, st.actions)  # the walk over the actions, written out
         st.pass_action = None
         if st.optional:
             p = Action()
