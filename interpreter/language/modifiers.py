@@ -111,7 +111,7 @@ class Modifiers:
         """param_fn for a parameter whose modifiers apply in any order and no piece copies another's."""
         from .parameters import adjusted
         active, fired, layout = self.type_active, self.mod_fired, self.layout
-        order = [(t, m[0] == "add", m[1], active.get(t), (t, name)) for t, m in mods.items()]
+        order = [(t, m[0] == "add", m[1], (t, name)) for t, m in mods.items()]
 
         def f(s, e):
             pl = pf(s, e)
@@ -126,7 +126,8 @@ class Modifiers:
                 pieces = self._pieces_of_type(s.types)
                 loc = s.loc
                 top = base + layout.PZ
-                for t, add, m, act, key in order:
+                for t, add, m, key in order:
+                    act = active.get(t)
                     for x in pieces.get(t, ()):
                         z = loc[x]
                         if z is not None and base <= z < top and (act is None or act(s, [None, None, x])):
