@@ -279,13 +279,11 @@ class FlowCompiler:
                 comp.hoist = None
         a.cond = cx.f if cx is not None else None
         a.loop = None
-        if len(a.params) == 1 and ("if" not in raw or cx is not None):
+        # Generated loops, unless a check runs between the choices (menuplan's levels: the recursion)
+        if a.params and ("if" not in raw or cx is not None) and (
+                len(a.params) == 1 or a.plan is None or not any(a.plan.levels)):
             cond_src = (a.plan.rest_src if a.plan is not None else w.compiler.src(cx) if cx is not None else None)
-            a.loop = single_loop(w.compiler, a, cond_src)
-        elif (len(a.params) > 1 and ("if" not in raw or cx is not None)
-              and (a.plan is None or not any(a.plan.levels))):
-            cond_src = (a.plan.rest_src if a.plan is not None else w.compiler.src(cx) if cx is not None else None)
-            a.loop = nested_loop(w.compiler, a, cond_src)
+            a.loop = (single_loop if len(a.params) == 1 else nested_loop)(w.compiler, a, cond_src)
         u.effects = True
         a.effect = w.compile_stmts(raw["effect"], path + ("effect",), u, sc.child()) if "effect" in raw else None
         u.effects = False

@@ -63,7 +63,7 @@ class Modifiers:
     def param_fn(self, name, pf):
         default = self.params[name]
         mods = self.param_mods[name]
-        from .parameters import adjusted, compile_adjust
+        from .parameters import compile_adjust
         adjust = compile_adjust(self, name, self.__dict__.setdefault("_adjusting", set()))
         if adjust is None:
             raise CompileError(f"parameter {name}: an adjustment's condition reads {name} itself", None)
@@ -73,15 +73,9 @@ class Modifiers:
         if not copy_col and (len(mods) == 1 or all(m[0] == "add" for m in mods.values())):
             # The modifiers of this parameter alone, in any order (one type, or additions only): each
             # modifying type's pieces that lie in the player's zones, not every modifying piece in zone order.
-            return self._param_by_type(name, pf, default, mods, adjust)
+            return self._cached_param(name, pf, self._param_by_type(name, default, mods), adjust)
 
-        def f(s, e):
-            pl = pf(s, e)
-            cache = s.pcache
-            if cache is not None:
-                v = cache.get((name, pl))
-                if v is not None:
-                    return v
+        def compute(s, pl, cache):
             v = default
             for x, t in self._modifying_pieces(s, pl, cache):
                 m = mods.get(t)
@@ -100,18 +94,14 @@ class Modifiers:
                         v = v + m[1] if m[0] == "add" else m[1]
                         key = (t, name)
                         fired[key] = fired.get(key, 0) + 1
-            if adjust:
-                v = adjusted(name, adjust, s, pl, v)
-            if cache is not None:
-                cache[(name, pl)] = v
             return v
-        return f
+        return self._cached_param(name, pf, compute, adjust)
 
-    def _param_by_type(self, name, pf, default, mods, adjust):
-        """param_fn for a parameter whose modifiers apply in any order and no piece copies another's."""
+    @staticmethod
+    def _cached_param(name, pf, compute, adjust):
+        """f(s, e): parameter `name` of the player pf gives, `compute(s, pl, menu memo)` then its
+        adjustments; within a menu computed once per player."""
         from .parameters import adjusted
-        active, fired, layout = self.type_active, self.mod_fired, self.layout
-        order = [(t, m[0] == "add", m[1], (t, name)) for t, m in mods.items()]
 
         def f(s, e):
             pl = pf(s, e)
@@ -120,8 +110,23 @@ class Modifiers:
                 v = cache.get((name, pl))
                 if v is not None:
                     return v
+            v = compute(s, pl, cache)
+            if adjust:
+                v = adjusted(name, adjust, s, pl, v)
+            if cache is not None:
+                cache[(name, pl)] = v
+            return v
+        return f
+
+    def _param_by_type(self, name, default, mods):
+        """compute(s, pl, memo) for a parameter whose modifiers apply in any order and no piece copies
+        another's."""
+        active, fired, layout = self.type_active, self.mod_fired, self.layout
+        order = [(t, m[0] == "add", m[1], (t, name)) for t, m in mods.items()]
+
+        def compute(s, pl, cache):
             v = default
-            base = layout.G + pl * layout.PZ  # (a player that is none fails here, as in param_fn)
+            base = layout.G + pl * layout.PZ  # (a player that is none fails here, as in the general case)
             if order:
                 pieces = self._pieces_of_type(s.types)
                 loc = s.loc
@@ -133,12 +138,8 @@ class Modifiers:
                         if z is not None and base <= z < top and (act is None or act(s, [None, None, x])):
                             v = v + m if add else m
                             fired[key] = fired.get(key, 0) + 1
-            if adjust:
-                v = adjusted(name, adjust, s, pl, v)
-            if cache is not None:
-                cache[(name, pl)] = v
             return v
-        return f
+        return compute
 
     def _pieces_of_type(self, types) -> dict:
         """type -> the pieces of that type, for a list of piece types (kept while the list is the same:
@@ -208,10 +209,7 @@ class Modifiers:
         act = self.type_active.get(tname) if need_active else None
         memo = s.pcache
         if memo is not None:  # within a menu: the player's pieces by type, in zone order, found once
-            by_type = memo.get((_BY_TYPE, pl))
-            if by_type is None:
-                by_type = memo[(_BY_TYPE, pl)] = self._pieces_by_type(s, pl)
-            for x in by_type.get(tname, ()):
+            for x in self._menu_pieces_by_type(s, pl, memo).get(tname, ()):
                 if act is None or act(s, [None, None, x]):
                     if need_active:
                         self.active_fired[tname] = self.active_fired.get(tname, 0) + 1
@@ -232,10 +230,14 @@ class Modifiers:
         memo = s.pcache
         if memo is None or pl is None:
             return self.find(s, pl, tname, False) is not None
+        return tname in self._menu_pieces_by_type(s, pl, memo)
+
+    def _menu_pieces_by_type(self, s, pl, memo) -> dict:
+        """_pieces_by_type, found once per menu (`memo`: s.pcache)."""
         by_type = memo.get((_BY_TYPE, pl))
         if by_type is None:
             by_type = memo[(_BY_TYPE, pl)] = self._pieces_by_type(s, pl)
-        return tname in by_type
+        return by_type
 
     def _pieces_by_type(self, s, pl) -> dict:
         G, PZ = self.layout.G, self.layout.PZ

@@ -42,9 +42,9 @@ def memoized(c, name, params, body, args):
     # argument computed once (into a temporary the call reads again).
     temps = [c.temp() for _ in args]
     bound = [f"({tmp} := {c.src(a)})" for tmp, a in zip(temps, args)]
-    key = bound[0] if len(bound) == 1 else "(" + ", ".join(bound) + ",)"
+    args_key = bound[0] if len(bound) == 1 else "(" + ", ".join(bound) + ",)"
     v = c.temp()
-    return f"({v} if ({v} := {m}.get({key}, {m})) is not {m} else {c.pool.ref(fn)}({', '.join(temps)}))", t
+    return f"({v} if ({v} := {m}.get({args_key}, {m})) is not {m} else {c.pool.ref(fn)}({', '.join(temps)}))", t
 
 
 def _compile(c, name, params, body, args):
