@@ -132,3 +132,17 @@ def test_an_index_kept_from_an_earlier_menu_follows_the_pieces_of_the_zone(space
     assert action_ids(spaces, t) == ["take(c=red,x=0)", "take(c=red,x=4)", "take(c=blue,x=1)"]
     s.menu = None
     assert action_ids(spaces, s) == ["take(c=red,x=0)", "take(c=red,x=2)", "take(c=red,x=4)", "take(c=blue,x=1)"]
+
+
+def test_outside_a_menu_a_kept_index_answers_only_for_the_same_pieces(spaces):
+    s = spaces.new_game(2)
+    action_ids(spaces, s)  # a menu: the board's index is built and kept
+    red = "list(y for y in board if y.color == 'red')"
+    assert types_of(spaces, s, spaces.evaluate(s, red, 0)) == ["red1", "red2", "red3"]
+    # Another state with the same zone number holding other pieces: the kept index is not used.
+    t = s.copy(spaces.layout)
+    z = next(i for i, pieces in enumerate(t.zones) if pieces == [0, 1, 2, 3, 4])
+    t.zones[z].remove(2)
+    t.zones[z].append(2)  # the same pieces in another order: the walk follows the zone's order
+    assert types_of(spaces, t, spaces.evaluate(t, red, 0)) == ["red1", "red3", "red2"]
+    assert types_of(spaces, s, spaces.evaluate(s, red, 0)) == ["red1", "red2", "red3"]

@@ -5,9 +5,11 @@ A generator over a zone whose condition starts with an equality between a proper
 shape of most "the spaces of this colour", "the buildings of that kind" filters. Evaluated as written it
 tests every piece of the zone; here the compiler walks the zone's pieces that have that property value,
 looked up in an index of the zone by the property. Within a menu (the state cannot change while it is
-computed: `s.pcache`) the index is built once per zone and property and shared by every such generator;
-outside a menu the zone is filtered directly, which still saves the rest of the condition's machinery
-for the pieces that do not match.
+computed: `s.pcache`) the index is built once per zone and property and shared by every such generator,
+and kept for the next menu while the zone holds the same pieces in the same order. Outside a menu (an
+effect, a flow condition) the kept index answers when the zone's pieces are still the same; otherwise the
+zone is filtered directly, which still saves the rest of the condition's machinery for the pieces that do
+not match.
 
 The pieces come in zone order, as the generator would find them, so the value of the generator is the
 same. What the rest of the condition, the element and the loop budget see are the matching pieces only:
@@ -90,8 +92,12 @@ def zone_index(table):
     def index(s, z, value):
         memo = s.pcache
         types = s.types
-        if memo is None:
-            return [x for x in s.zones[z] if table[types[x]] == value]
+        if memo is None:  # outside a menu: the index kept for the zone, if its pieces are the same
+            zone = s.zones[z]
+            kept = last.get(z)
+            if kept is not None and kept[1] is types and kept[0] == zone:
+                return kept[2].get(value, ())
+            return [x for x in zone if table[types[x]] == value]
         by_value = memo.get((key, z))
         if by_value is None:
             zone = s.zones[z]
@@ -107,7 +113,8 @@ def zone_index(table):
 
 
 def indexed_walk(c, coll, var, cond_node, sc, inner):
-    """For the compiler `c`: (the iterable's source, the rest of the condition compiled) for a generator over
+    """For the compiler `c`: (the iterable's source, the rest of the condition compiled, the slots the iterable
+    reads) for a generator over
     the zone `coll` whose condition starts with `var.PROP == VALUE`, or None for any other shape (the
     generator is then compiled as written). `sc` is the generator's scope, `inner` its loop's."""
     from .compiler import charge

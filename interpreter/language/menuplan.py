@@ -81,11 +81,10 @@ def _once_per_menu(f):
         memo = s.pcache
         if memo is None:  # outside a menu: as written
             return f(s, e)
-        try:
-            return memo[key]
-        except KeyError:
+        v = memo.get(key, key)
+        if v is key:
             v = memo[key] = f(s, e)
-            return v
+        return v
     once.reads_no_choice = True
     return once
 
