@@ -70,6 +70,21 @@ def test_the_second_load_comes_from_the_cache_and_plays_the_same_games(cache_dir
         assert played(again, players, seed) == played(first, players, seed)
 
 
+def test_a_load_from_the_cache_tries_only_the_defs_that_were_found_pure(cache_dir, monkeypatch):
+    from interpreter.language import puredefs
+    first = fresh("castles_of_burgundy")
+    verdicts = {k: v is not None for k, v in first.world.compiler._pure_defs.items()}
+    assert any(verdicts.values()) and not all(verdicts.values())
+    tried = []
+    trial = puredefs._compile
+    monkeypatch.setattr(puredefs, "_compile", lambda c, name, *rest: tried.append(name) or trial(c, name, *rest))
+    again = fresh("castles_of_burgundy")
+    assert again.load_source == "cache"
+    assert sorted(tried) == sorted(name for (name, _), pure in verdicts.items() if pure)
+    assert {k: v is not None for k, v in again.world.compiler._pure_defs.items()} == verdicts
+    assert played(again, 2, 3) == played(first, 2, 3)
+
+
 def test_the_cache_directory_is_private(cache_dir):
     fresh("puerto_rico")
     mode = stat.S_IMODE(os.stat(cache_dir).st_mode)

@@ -5,10 +5,11 @@
 Loading a game reads YAML, checks it against the schemas, parses every rule and compiles it. All of that
 depends only on the text of the game's files (and of its overlays) and on the engine. So the first load
 of a game stores, in one file of a per-user cache directory, the checked definition (data, positions in
-the files), the tree of every rule text and the code object of every generated function; a later load
-(in any process) finds that file by a key hashed from the engine and the files, and skips the YAML
-parser, the schema checker and the rule parser. The compiler still runs (it is what ties names to
-slots), but on trees and code it does not have to make again.
+the files), the tree of every rule text, the code object of every generated function and the defs found
+not pure; a later load (in any process) finds that file by a key hashed from the engine and the files,
+and skips the YAML parser, the schema checker, the rule parser and the trial compiles of those defs.
+The compiler still runs (it is what ties names to slots), but on trees and code it does not have to make
+again.
 
 The cache is a convenience, never a source of truth:
 - the key covers the text of every file read, the engine's own source, schemas and grammar, the Python
@@ -194,6 +195,7 @@ def load_cached(root, overlays, make_game):
     The game's `load_source` says where it came from: "cache" or "files"."""
     from ..language import compiler
     from ..language import dsl
+    from ..language import puredefs
     from .model import load_definition
     folder = directory()
     if folder is None or not _private_dir(folder):
@@ -210,25 +212,32 @@ def load_cached(root, overlays, make_game):
             definition = decode_definition(payload["definition"])
             dsl.TREES.update((tuple(x), decode_tree(t)) for x, t in payload["trees"])
             compiler.CODES.update(payload["codes"])
+            impure = [(name, tuple(types)) for name, types in payload["impure_defs"]]
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             definition = None  # not an entry this code can read: a miss
         if definition is not None:
-            game = make_game(definition)
+            puredefs.assume_impure(impure)
+            try:
+                game = make_game(definition)
+            finally:
+                puredefs.assume_impure()
             game.load_source = "cache"
             return game
-    trees, codes = dsl.record(), compiler.record()
+    trees, codes, impure = dsl.record(), compiler.record(), puredefs.record_impure()
     try:
         definition = load_definition(root, overlays)
         game = make_game(definition)  # raises DefinitionError for a definition with problems
     finally:
         dsl.record(None)
         compiler.record(None)
+        puredefs.record_impure(None)
     game.load_source = "files"
     if k is not None:
         try:
             entry = {"definition": encode_definition(definition),
                      "trees": [(list(x), encode_tree(dsl.TREES[x])) for x in trees if x in dsl.TREES],
                      "codes": {src: compiler.CODES[src] for src in codes if src in compiler.CODES},
+                     "impure_defs": [[name, list(types)] for name, types in impure],
                      "made": time.time()}
         except (TypeError, ValueError, AttributeError):
             entry = None  # something this format does not cover: no entry

@@ -33,8 +33,11 @@ class Scoring:
             elif x is not None:
                 self.tiebreaks.append((x.f, u.n))
         self.score_order = sc.get("order", "high")
-        from .exact import compile_divisors
-        self.score_divisors = compile_divisors(w, sc.get("items"))  # exact shares (`divided_by`)
+        items = sc.get("items")
+        self.score_divisors = {}  # exact shares (`divided_by`); fractions are imported only for them
+        if isinstance(items, dict) and any(isinstance(i, dict) and "divided_by" in i for i in items.values()):
+            from .exact import compile_divisors
+            self.score_divisors = compile_divisors(w, items)
         self.rate = compile_ratings(w, sc)
         from .outcomes import Outcomes
         self.outcomes = Outcomes(w, sc)

@@ -17,11 +17,31 @@ from __future__ import annotations
 import re
 
 from ..definition.limits import MAX_PURE_MEMO
-from .codegen import NOCONST, CompileError, Scope, Unit
+from .codegen import NOCONST, CompileError, Pool, Scope, Unit
 
 PLAIN = ("int", "str", "bool", "player", "piece", "none")  # argument types that are their own memo key
 _STATE = re.compile(r"\bs\b")  # generated code reads the state only through `s`
 MIN_WORK = 3  # checked operations and calls below which a lookup costs more than the body
+
+# Verdicts the per-user cache carries (definition/cache.py): the (def, argument types) found not pure when
+# the game was compiled from its files. A load from the cache skips their trial compile (about a sixth of
+# a load). The cache key covers the engine and every file, so the verdict is the one the trial would
+# reach; and a def taken for impure is only inlined, which is always its meaning.
+_known_impure: frozenset = frozenset()
+_found_impure: list | None = None
+
+
+def record_impure(on=True) -> list | None:
+    """Start (or, with a false `on`, stop) collecting the (name, argument types) found not pure; the list."""
+    global _found_impure
+    _found_impure = [] if on else None
+    return _found_impure
+
+
+def assume_impure(keys=()):
+    """Take these (name, argument types) for not pure without a trial compile, until called again."""
+    global _known_impure
+    _known_impure = frozenset(keys)
 
 
 def memoized(c, name, params, body, args):
@@ -34,10 +54,13 @@ def memoized(c, name, params, body, args):
     key = (name, tuple(a.t for a in args))
     f = memo.get(key, NOCONST)
     if f is NOCONST:
-        f = memo[key] = _compile(c, name, params, body, args)
+        f = memo[key] = None if key in _known_impure else _compile(c, name, params, body, args)
+        if f is None and _found_impure is not None:
+            _found_impure.append(key)
     if f is None:
         return None
-    fn, m, t = f
+    fn, memo_of_values, t = f
+    m = c.pool.ref(memo_of_values)
     # The lookup inline, the call only on a miss: `(v if (v := M.get(key, M)) is not M else F(args))`, each
     # argument computed once (into a temporary the call reads again).
     temps = [c.temp() for _ in args]
@@ -53,7 +76,11 @@ def _compile(c, name, params, body, args):
     unit = Unit(player=False)
     inner = Scope(unit, None)
     slots = [inner.bind(p, a.t) for p, a in zip(params, args)]
-    log_len, hoist = len(c.read_log), c.hoist
+    # The trial compiles into a pool and temporaries of its own: the code generated after it is then the
+    # same whether it ran or was skipped (the cache finds that code by its text), and the memoized
+    # function refers to its own constants.
+    log_len, hoist, temps, pool = len(c.read_log), c.hoist, c._temps, c.pool
+    c.pool = Pool()
     c.hoist = None  # a part computed once per menu reads the state
     trial, c.trial = c.trial, True  # a mistake in the body is reported by the inline compile, not here
     c.def_stack.append(name)
@@ -66,17 +93,19 @@ def _compile(c, name, params, body, args):
         c.def_stack.pop()
         c.trial = trial
         c.hoist = hoist
+        c._temps = temps
+        trial_pool, c.pool = c.pool, pool
         del c.read_log[log_len:]
     if src is None or _STATE.search(src) or not x.deps <= set(slots):
         return None
     if src.count(":=") + src.count("K[") < MIN_WORK:
         return None
-    pool = c.pool
-    m = pool.ref({})
+    values: dict = {}
+    m = trial_pool.ref(values)
     names = [f"a{i}" for i in range(len(args))]
     k = names[0] if len(names) == 1 else "(" + ", ".join(names) + ",)"
     env = ", ".join(["None", "None", *names] + ["None"] * (unit.n - 2 - len(names)))
-    return pool.define(", ".join(names), [
+    return trial_pool.define(", ".join(names), [
         f"k = {k}",
         f"v = {m}.get(k, {m})",  # (the memo itself is a value no body returns)
         f"if v is not {m}:",
@@ -85,4 +114,4 @@ def _compile(c, name, params, body, args):
         f"v = ({src})",
         f"if len({m}) < {MAX_PURE_MEMO}:",
         f"    {m}[k] = v",
-        "return v"]), m, x.t
+        "return v"]), values, x.t
