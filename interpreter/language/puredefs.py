@@ -61,13 +61,14 @@ def memoized(c, name, params, body, args):
         return None
     fn, memo_of_values, t = f
     m = c.pool.ref(memo_of_values)
-    # The lookup inline, the call only on a miss: `(v if (v := M.get(key, M)) is not M else F(args))`, each
-    # argument computed once (into a temporary the call reads again).
-    temps = [c.temp() for _ in args]
-    bound = [f"({tmp} := {c.src(a)})" for tmp, a in zip(temps, args)]
-    args_key = bound[0] if len(bound) == 1 else "(" + ", ".join(bound) + ",)"
-    v = c.temp()
-    return f"({v} if ({v} := {m}.get({args_key}, {m})) is not {m} else {c.pool.ref(fn)}({', '.join(temps)}))", t
+    # The lookup inline, the call only on a miss: `(v if (v := (M := memo).get(k, M)) is not M else F(*k))`,
+    # the arguments computed once (into the key the call unpacks) and the memo fetched once.
+    k, v, mm = c.temp(), c.temp(), c.temp()
+    if len(args) == 1:
+        key, call = f"({k} := {c.src(args[0])})", f"{k}"
+    else:
+        key, call = "(" + f"{k} := (" + ", ".join(c.src(a) for a in args) + ",))", f"*{k}"
+    return (f"({v} if ({v} := ({mm} := {m}).get({key}, {mm})) is not {mm} else {c.pool.ref(fn)}({call}))", t)
 
 
 def _compile(c, name, params, body, args):
