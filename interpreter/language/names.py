@@ -165,7 +165,14 @@ class Names:
                 return self.gen(f"range({base}, {base} + {len(w.kinds[kind])})", "zones:" + kind)
             if name in w.params:
                 w.reads.add(("param", name))
-                return X(w.param_fn(name, b.f), w.param_type(name))
+                f = w.param_fn(name, b.f)
+                if b.slot is None:
+                    return X(f, w.param_type(name))
+                # A player in a slot (`player`, a choice): the menu's memo (modifiers._cached_param) is
+                # looked up inline, and the function called only outside a menu or on a miss.
+                c, v = self.temp(), self.temp()
+                return self.gen(f"({v} if ({c} := s.pcache) is not None and ({v} := {c}.get(({self.pool.ref(name)}, "
+                                f"e[{b.slot}]))) is not None else {self.pool.ref(f)}(s, e))", w.param_type(name))
             raise CompileError(f"a player has no var, zone or parameter '{name}'", tok,
                                did_you_mean(name, list(w.pvars) + list(w.pzones) + list(w.params)))
         if b.t == "piece" or b.t == "any":
