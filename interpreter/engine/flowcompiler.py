@@ -237,7 +237,12 @@ class FlowCompiler:
             if isinstance(dom, dict):
                 distinct = bool(dom.get("distinct", False))
                 dom = dom.get("from")
-            x = w.compile_expr(dom, path + ("choose", pname), u, sc)
+            # a later choice's domain may share work across the values of the earlier ones (shared_filter)
+            w.compiler.menu_choices = (u, [(p[1], p[2]) for p in a.params]) if a.params else None
+            try:
+                x = w.compile_expr(dom, path + ("choose", pname), u, sc)
+            finally:
+                w.compiler.menu_choices = None
             if x is None:
                 continue
             from ..language.compiler import elem_type

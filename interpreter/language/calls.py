@@ -61,7 +61,9 @@ class Calls:
             if x.c is not NOCONST or x.slot is not None:
                 inner.names[p] = ("macro", x)
             else:
-                sets.append(f"e.__setitem__({inner.bind(p, x.t)}, {self.src(x)})")
+                slot = inner.bind(p, x.t)
+                sc.unit.derived[slot] = x.deps  # (what menuplan.shared_filter follows back to a choice)
+                sets.append(f"e.__setitem__({slot}, {self.src(x)})")
         self.w.reads.add(("def", name))
         self.def_stack.append(name)
         try:
@@ -108,9 +110,10 @@ class Calls:
             from .indexes import indexed_walk
             indexed = indexed_walk(self, coll, str(var_tok), cond_node, sc, inner)
         if indexed is not None:
-            it, cond = indexed
+            it, cond, it_deps = indexed
         else:
             cond = self.expr(cond_node, inner) if cond_node is not None else None
+            it_deps = coll.deps
         if name not in GEN_FORMS:  # built by the vocabulary (sort_by)
             return AGGREGATES[name](coll, slot, el, cond, n)
         if indexed is None:
@@ -122,6 +125,11 @@ class Calls:
         cs = self.src(cond) if cond is not None else None
         loop = f"for e[{slot}] in {it}" + (f" if ({cs})" if cond is not None else "")
         es = self.src(el)
+        if name == "list" and cond is not None and self.menu_choices is not None:
+            from .menuplan import shared_filter
+            shared = shared_filter(self, sc, slot, it, it_deps, cond, es)
+            if shared is not None:
+                return self.gen(shared, "list:" + el.t)
         if name in LOOP_FORMS:
             return self.gen(self.loop_call(name, slot, it, cs, es, el.t), GEN_FORMS[name][1] or el.t)
         form, t = GEN_FORMS[name]

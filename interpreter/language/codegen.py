@@ -184,6 +184,8 @@ class Unit:
         self.effects = effects        # may effect functions be called
         self.assigned: dict = {}      # slot -> (name, node) of locals made by an assignment
         self.read: set = set()        # slots some expression reads
+        self.types: dict = {}         # slot -> the type of the value bound there
+        self.derived: dict = {}       # slot -> the slots read by the def argument computed into it
 
     def slot(self) -> int:
         self.n += 1
@@ -210,6 +212,7 @@ class Scope:
     def bind(self, name, t) -> int:
         i = self.unit.slot()
         self.names[name] = ("slot", i, t)
+        self.unit.types[i] = t
         return i
 
 

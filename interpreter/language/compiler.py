@@ -44,6 +44,9 @@ class Compiler(Names, Operators, Calls, Statements):
         # While a menu's condition is compiled (see menuplan): hoist(x) gives a function computing x once
         # per menu, used for the parts that read no choice; None otherwise.
         self.hoist = None
+        # While a choice's domain is compiled (see menuplan.shared_filter): (unit, [(slot, domain function)
+        # of each choice bound before it, outermost first]); None otherwise.
+        self.menu_choices = None
         self.trial = False  # while puredefs compiles a def's body on trial: its mistakes are not reported
         self._depth = 0
         self._work = 0

@@ -135,4 +135,4 @@ def indexed_walk(c, coll, var, cond_node, sc, inner):
     walk = c.pool.define("s, e", [
         f"_z = {c.src(coll)}",
         f"return {c.pool.ref(charge)}(s, {c.pool.ref(ix)}(s, _z, {c.src(value)})) if s.zones[_z] else ()"])
-    return c.pool.ref(walk) + "(s, e)", rest
+    return c.pool.ref(walk) + "(s, e)", rest, (coll.deps or frozenset()) | (value.deps or frozenset())

@@ -15,6 +15,10 @@ expression reads (`X.deps`), so this module plans each action's condition once, 
   once before the action's choices are enumerated (when it is false the action offers nothing and its
   domains are never computed), one that reads only the first choice is checked before the second is
   enumerated, and so on. What is left is checked for each full combination.
+- **Work shared across an earlier choice.** A later choice's domain `list(x for x in IT if COND)` whose
+  COND is partly independent of an earlier choice found once per menu (Burgundy's die) filters IT by
+  that part once per menu and value of what it reads, and by the rest for each value of the earlier
+  choice (`shared_filter`).
 - **Generated loops.** An action's choices are enumerated by one generated function with the condition
   inline (`single_loop`, `nested_loop`), not by the generic recursion of flow._enumerate with a call of the
   condition per combination; an action with a check between its choices keeps that recursion.
@@ -272,3 +276,76 @@ def nested_loop(compiler, act, cond_src):
             pad = "    " * (i + 1)
             lines += [f"{pad}if len(out) > n{i}:", f"{pad}    seen{i}.add(sig{i})"]
     return pool.define("s, e, out", lines)
+
+
+KEY_TYPES = frozenset(("int", "bool", "str", "player", "piece", "zone", "none"))  # values that can key a memo
+
+
+def shared_filter(compiler, sc, slot, it, it_deps, cond, el_src):
+    """Python source for `list(EL for x in IT if COND)` in the domain of a choice that is enumerated for
+    each value of an earlier choice, when part of COND does not depend on that earlier choice; None when
+    nothing is shared.
+
+    The conjuncts of COND that do not read the earlier choice (nor a def argument computed from it), with
+    IT, are computed once per menu for each value of the slots they read (the filtered items are kept in
+    the menu's memo); the conjuncts that read it then filter those items, for each of its values. In
+    Burgundy's terms: the empty spaces next to a tile where a building may go are found once per tile,
+    and each die only checks the workers it needs. Same items, same order: both filters keep an item
+    exactly when COND does. A failure in either (a conjunct asked in a new order) is not trusted: the
+    generator is then computed as written, which reports what the rules as written report.
+
+    Only an earlier choice whose values are found once per menu (it reads no other choice: `shared`)
+    qualifies, and the work is shared only when it has more than one value now: with one, nothing could
+    be found again, and the generator runs as written."""
+    held = compiler.menu_choices
+    if held is None or held[0] is not sc.unit or compiler.trial:
+        return None
+    parts = conjuncts(cond)
+    if len(parts) < 2 or any(p.deps is None for p in parts) or it_deps is None:
+        return None
+    unit = sc.unit
+
+    def reach(deps):  # the slots deps reads, and those the def arguments among them were computed from
+        seen, todo = set(), list(deps)
+        while todo:
+            d = todo.pop()
+            if d not in seen:
+                seen.add(d)
+                todo.extend(unit.derived.get(d, ()))
+        return seen
+    it_reach = reach(it_deps)
+    for hot, hot_domain in held[1]:
+        if hot in it_reach or not getattr(hot_domain, "reads_no_choice", False):
+            continue
+        dep = [p for p in parts if hot in reach(p.deps)]
+        free = [p for p in parts if hot not in reach(p.deps)]
+        if not dep or not free or not any(costly(p) for p in free):
+            continue
+        keys = sorted(set(it_deps).union(*(p.deps for p in free)) - INVARIANT - {slot})
+        if any(unit.types.get(k) not in KEY_TYPES for k in keys):
+            continue
+        return _split(compiler, slot, it, cond, free, dep, keys, el_src, hot_domain)
+    return None
+
+
+def _split(compiler, slot, it, cond, free, dep, keys, el_src, hot_domain):
+    from .codegen import RuleError
+    pool = compiler.pool
+    src = compiler.src
+    key = "(" + ", ".join([pool.ref(object())] + [f"e[{k}]" for k in keys]) + ",)"
+    failures = pool.ref((TypeError, KeyError, IndexError, AttributeError, ValueError, RuleError))
+    f = pool.define("s, e", [
+        "m = s.pcache",
+        # in a menu (the state cannot change), when the earlier choice has several values: shared
+        f"if m is not None and len({pool.ref(hot_domain)}(s, e)) > 1:",
+        f"    key = {key}",
+        "    xs = m.get(key)",
+        "    try:",
+        "        if xs is None:",
+        f"            xs = m[key] = [e[{slot}] for e[{slot}] in {it} if "
+        + " and ".join(f"({src(p)})" for p in free) + "]",
+        f"        return [({el_src}) for e[{slot}] in xs if " + " and ".join(f"({src(p)})" for p in dep) + "]",
+        f"    except {failures}:",
+        "        pass  # a conjunct asked out of its order failed: the rules as written decide",
+        f"return [({el_src}) for e[{slot}] in {it} if ({src(cond)})]"])
+    return pool.ref(f) + "(s, e)"
