@@ -146,3 +146,16 @@ def test_outside_a_menu_a_kept_index_answers_only_for_the_same_pieces(spaces):
     t.zones[z].append(2)  # the same pieces in another order: the walk follows the zone's order
     assert types_of(spaces, t, spaces.evaluate(t, red, 0)) == ["red1", "red3", "red2"]
     assert types_of(spaces, s, spaces.evaluate(s, red, 0)) == ["red1", "red2", "red3"]
+
+
+def test_outside_a_menu_a_zone_filtered_again_with_the_same_pieces_is_indexed(spaces):
+    s = spaces.new_game(2)
+    red = "list(y for y in board if y.color == 'red')"
+    first = spaces.evaluate(s, red, 0)
+    assert spaces.evaluate(s, red, 0) == first == spaces.evaluate(s, red, 0)
+    t = s.copy(spaces.layout)
+    z = next(i for i, pieces in enumerate(t.zones) if pieces == [0, 1, 2, 3, 4])
+    t.zones[z].reverse()  # the index kept for the old order is not this zone's
+    assert types_of(spaces, t, spaces.evaluate(t, red, 0)) == ["red3", "red2", "red1"]
+    assert types_of(spaces, t, spaces.evaluate(t, red, 0)) == ["red3", "red2", "red1"]
+    assert spaces.evaluate(s, red, 0) == first

@@ -8,8 +8,8 @@ looked up in an index of the zone by the property. Within a menu (the state cann
 computed: `s.pcache`) the index is built once per zone and property and shared by every such generator,
 and kept for the next menu while the zone holds the same pieces in the same order. Outside a menu (an
 effect, a flow condition) the kept index answers when the zone's pieces are still the same; otherwise the
-zone is filtered directly, which still saves the rest of the condition's machinery for the pieces that do
-not match.
+zone is filtered directly (which still saves the rest of the condition's machinery for the pieces that do
+not match), and indexed the next time it is filtered with the same pieces.
 
 The pieces come in zone order, as the generator would find them, so the value of the generator is the
 same. What the rest of the condition, the element and the loop budget see are the matching pieces only:
@@ -96,13 +96,18 @@ def zone_index(table):
             zone = s.zones[z]
             kept = last.get(z)
             if kept is not None and kept[1] is types and kept[0] == zone:
-                return kept[2].get(value, ())
+                by_value = kept[2]
+                if by_value is None:  # filtered before with these pieces: worth an index now
+                    by_value = build(zone, types)
+                    last[z] = (kept[0], types, by_value)
+                return by_value.get(value, ())
+            last[z] = (zone[:], types, None)  # the pieces, to know the zone when it is filtered again
             return [x for x in zone if table[types[x]] == value]
         by_value = memo.get((key, z))
         if by_value is None:
             zone = s.zones[z]
             kept = last.get(z)
-            if kept is not None and kept[1] is types and kept[0] == zone:
+            if kept is not None and kept[2] is not None and kept[1] is types and kept[0] == zone:
                 by_value = kept[2]
             else:
                 by_value = build(zone, types)
@@ -113,10 +118,10 @@ def zone_index(table):
 
 
 def indexed_walk(c, coll, var, cond_node, sc, inner):
-    """For the compiler `c`: (the iterable's source, the rest of the condition compiled, the slots the iterable
-    reads) for a generator over
-    the zone `coll` whose condition starts with `var.PROP == VALUE`, or None for any other shape (the
-    generator is then compiled as written). `sc` is the generator's scope, `inner` its loop's."""
+    """For the compiler `c`: (the iterable's source, the rest of the condition compiled, the slots the
+    iterable reads) for a generator over the zone `coll` whose condition starts with `var.PROP == VALUE`,
+    or None for any other shape (the generator is then compiled as written). `sc` is the generator's
+    scope, `inner` its loop's."""
     from .compiler import charge
     found = prop_equality(c.w, cond_node, var)
     if found is None:
