@@ -16,7 +16,7 @@ expression reads (`X.deps`), so this module plans each action's condition once, 
   domains are never computed), one that reads only the first choice is checked before the second is
   enumerated, and so on. What is left is checked for each full combination.
 - **Work shared across an earlier choice.** A later choice's domain `list(x for x in IT if COND)` whose
-  COND is partly independent of an earlier choice found once per menu (Burgundy's die) filters IT by
+  COND is partly independent of an earlier choice found once per menu (a die, say) filters IT by
   that part once per menu and value of what it reads, and by the rest for each value of the earlier
   choice (`shared_filter`).
 - **Generated loops.** An action's choices are enumerated by one generated function with the condition
@@ -288,9 +288,9 @@ def shared_filter(compiler, sc, slot, it, it_deps, cond, el_src):
 
     The conjuncts of COND that do not read the earlier choice (nor a def argument computed from it), with
     IT, are computed once per menu for each value of the slots they read (the filtered items are kept in
-    the menu's memo); the conjuncts that read it then filter those items, for each of its values. In
-    Burgundy's terms: the empty spaces next to a tile where a building may go are found once per tile,
-    and each die only checks the workers it needs. Same items, same order: both filters keep an item
+    the menu's memo); the conjuncts that read it then filter those items, for each of its values. For
+    example, the free places a piece may go are found once per piece, and each die (the earlier choice)
+    only checks what it costs to use it there. Same items, same order: both filters keep an item
     exactly when COND does. A failure in either (a conjunct asked in a new order) is not trusted: the
     generator is then computed as written, which reports what the rules as written report.
 
