@@ -33,6 +33,8 @@ scoring:
     ring: {expr: "ring(option.a, option.b)"}
     rich: {expr: "rich(player, option.a)"}
     folded: {expr: "cost(5, 1, 2)"}
+    nested: {expr: "cost(ring(option.a, option.b), option.b, option.b)"}
+    inner_fails: {expr: "cost(cost(option.a, 1, option.b), 2, 1)"}
 """
 
 
@@ -62,10 +64,18 @@ def test_a_memoized_def_has_the_value_of_its_body(game, a, b):
         assert got["ring"] == ring(a, b)
         assert got["rich"] == (3 + a * 2 - 1 >= 4)
         assert got["folded"] == 1  # constant arguments: folded at load, as before
+        assert got["nested"] == (max(0, ring(ring(a, b), b) - 1) + b - 1) // b
+        assert got["inner_fails"] == max(0, ring((max(0, ring(a, 1) - 1) + b - 1) // b, 2) - 1)
+
+
+def test_a_pure_call_in_the_arguments_of_another_is_one_memo_look_up(game):
+    game.score_breakdown(game.new_game(2, options={"a": 7, "b": 3}))
+    # cost(ring(a, b), b, b): one memo keyed by (a, b, b, b), not ring's then cost's
+    assert any(type(m) is dict and (7, 3, 3, 3) in m for m in game.world.compiler.pool.K)
 
 
 def test_a_failure_is_not_kept_it_fails_every_time(game):
-    for _ in range(3):
+    for _ in range(3):  # (the inner call of inner_fails fails too: `step` 0)
         with pytest.raises(RuleError, match="division by zero"):
             game.score_breakdown(game.new_game(2, options={"a": 4, "b": 0}))
     assert game.score_breakdown(game.new_game(2, options={"a": 4, "b": 2}))[0]["cost"] == 1

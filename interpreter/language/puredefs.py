@@ -9,6 +9,10 @@ of its arguments alone, and called through a memo of the values it returned: the
 value of the body as written, and a body that fails (a division by zero, a number beyond ±2**53) fails as
 it would inline, every time, since failures are not kept.
 
+A pure call among the arguments of another (`workers_needed(v, depot_of_slot(t.slot), tol, step)`) is
+merged into it: one memo, keyed by the outer call's other arguments and the inner call's, so the pair costs
+one look-up.
+
 The memo is per game and argument types (a def called with numbers and with names gets two), and keeps at
 most `MAX_PURE_MEMO` argument lists; past that, calls compute the body without keeping it.
 """
@@ -60,6 +64,14 @@ def memoized(c, name, params, body, args):
     if f is None:
         return None
     fn, memo_of_values, t = f
+    # A pure call among the arguments (`workers_needed(v, depot_of_slot(t.slot), ...)`): one memo for the
+    # two, keyed by the outer call's other arguments and the inner call's, not a look-up for each.
+    # source of a memoized call -> (function, its arguments); per pool, since `K[i]` means another object
+    # in another pool (a trial's)
+    calls = c.pool.__dict__.setdefault("pure_calls", {})
+    inner = [calls.get(a._src) if a._src is not None and a.c is NOCONST else None for a in args]
+    if any(inner):
+        fn, memo_of_values, args = _composed(c, key, fn, inner, args)
     m = c.pool.ref(memo_of_values)
     # The lookup inline, the call only on a miss: `(v if (v := (M := memo).get(k, M)) is not M else F(*k))`,
     # the arguments computed once (into the key the call unpacks) and the memo fetched once.
@@ -68,7 +80,44 @@ def memoized(c, name, params, body, args):
         key, call = f"({k} := {c.src(args[0])})", f"{k}"
     else:
         key, call = "(" + f"{k} := (" + ", ".join(c.src(a) for a in args) + ",))", f"*{k}"
-    return (f"({v} if ({v} := ({mm} := {m}).get({key}, {mm})) is not {mm} else {c.pool.ref(fn)}({call}))", t)
+    src = f"({v} if ({v} := ({mm} := {m}).get({key}, {mm})) is not {mm} else {c.pool.ref(fn)}({call}))"
+    calls[src] = (fn, args)
+    return src, t
+
+
+def _composed(c, key, fn, inner, args):
+    """(function, memo, arguments) of the call of `fn` whose arguments `inner` marks as memoized calls:
+    one function of the outer call's other arguments and the inner calls' own, in the order they are
+    computed, memoized as a pure def is."""
+    flat, names, outer = [], [], []
+    for a, sub in zip(args, inner):
+        if sub is None:
+            names.append(f"a{len(flat)}")
+            flat.append(a)
+            outer.append(names[-1])
+        else:
+            f, sub_args = sub
+            mine = [f"a{len(flat) + i}" for i in range(len(sub_args))]
+            names += mine
+            flat += sub_args
+            outer.append(f"{c.pool.ref(f)}({', '.join(mine)})")
+    made = c.__dict__.setdefault("_pure_composed", {})
+    shape = (key, tuple(x is not None and x[0] for x in inner), len(flat))
+    hit = made.get(shape)
+    if hit is None:
+        values: dict = {}
+        m = c.pool.ref(values)
+        k = names[0] if len(names) == 1 else "(" + ", ".join(names) + ",)"
+        hit = made[shape] = (c.pool.define(", ".join(names), [
+            f"k = {k}",
+            f"v = {m}.get(k, {m})",
+            f"if v is not {m}:",
+            "    return v",
+            f"v = {c.pool.ref(fn)}({', '.join(outer)})",
+            f"if len({m}) < {MAX_PURE_MEMO}:",
+            f"    {m}[k] = v",
+            "return v"]), values)
+    return hit[0], hit[1], flat
 
 
 def _compile(c, name, params, body, args):
