@@ -105,19 +105,25 @@ def _composed(c, key, fn, inner, args):
     shape = (key, tuple(x is not None and x[0] for x in inner), len(flat))
     hit = made.get(shape)
     if hit is None:
-        values: dict = {}
-        m = c.pool.ref(values)
-        k = names[0] if len(names) == 1 else "(" + ", ".join(names) + ",)"
-        hit = made[shape] = (c.pool.define(", ".join(names), [
-            f"k = {k}",
-            f"v = {m}.get(k, {m})",
-            f"if v is not {m}:",
-            "    return v",
-            f"v = {c.pool.ref(fn)}({', '.join(outer)})",
-            f"if len({m}) < {MAX_PURE_MEMO}:",
-            f"    {m}[k] = v",
-            "return v"]), values)
+        hit = made[shape] = _memo_function(c.pool, names, [f"v = {c.pool.ref(fn)}({', '.join(outer)})"])
     return hit[0], hit[1], flat
+
+
+def _memo_function(pool, names, compute) -> tuple:
+    """(function of the arguments `names`, its memo): the value the lines `compute` leave in `v`, kept in
+    the memo for each list of arguments (at most MAX_PURE_MEMO of them); a failure is not kept."""
+    values: dict = {}
+    m = pool.ref(values)
+    k = names[0] if len(names) == 1 else "(" + ", ".join(names) + ",)"
+    return pool.define(", ".join(names), [
+        f"k = {k}",
+        f"v = {m}.get(k, {m})",  # (the memo itself is a value no body returns)
+        f"if v is not {m}:",
+        "    return v",
+        *compute,
+        f"if len({m}) < {MAX_PURE_MEMO}:",
+        f"    {m}[k] = v",
+        "return v"]), values
 
 
 def _compile(c, name, params, body, args):
@@ -150,18 +156,6 @@ def _compile(c, name, params, body, args):
         return None
     if src.count(":=") + src.count("K[") < MIN_WORK:
         return None
-    values: dict = {}
-    m = trial_pool.ref(values)
     names = [f"a{i}" for i in range(len(args))]
-    k = names[0] if len(names) == 1 else "(" + ", ".join(names) + ",)"
     env = ", ".join(["None", "None", *names] + ["None"] * (unit.n - 2 - len(names)))
-    return trial_pool.define(", ".join(names), [
-        f"k = {k}",
-        f"v = {m}.get(k, {m})",  # (the memo itself is a value no body returns)
-        f"if v is not {m}:",
-        "    return v",
-        f"e = [{env}]",
-        f"v = ({src})",
-        f"if len({m}) < {MAX_PURE_MEMO}:",
-        f"    {m}[k] = v",
-        "return v"]), values, x.t
+    return (*_memo_function(trial_pool, names, [f"e = [{env}]", f"v = ({src})"]), x.t)
