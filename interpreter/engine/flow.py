@@ -10,6 +10,7 @@ Effects may `emit` events; after each effect, the hooks listening to those event
 
 from __future__ import annotations
 
+from ..language.codegen import UNTRUSTED
 from ..language.compiler import RuleError
 from ..definition.limits import MAX_EVENTS, MAX_FLOW_DEPTH
 from .outcomes import ends_now
@@ -150,9 +151,6 @@ def _frozen(v):
     return v
 
 
-_FAILS = (TypeError, KeyError, IndexError, AttributeError, ValueError, ZeroDivisionError, RuleError)
-
-
 def _enumerate(s, e, act, params, i, vals, out, cond, levels=None):
     """Every combination of the choices from the i-th on that passes `cond`; `levels[i]` (menuplan), when
     given, is checked as soon as choice i is bound."""
@@ -165,7 +163,7 @@ def _enumerate(s, e, act, params, i, vals, out, cond, levels=None):
     check = levels[i] if levels and not last else None
     for v in (items if type(items) is not list else tuple(items)):
         if distinct:
-            t = types[v]  # _signature, inline for the common shapes (see Step.menu)
+            t = types[v]  # _signature, inline for the common shapes (see menuplan.single_loop)
             c = one[t]
             sig = (t, fields[c][v]) if c >= 0 else t if c == NO_FIELDS else slow[t](s, v)
             if sig in seen:
@@ -182,7 +180,7 @@ def _enumerate(s, e, act, params, i, vals, out, cond, levels=None):
                 try:
                     if not check(s, e):
                         continue
-                except _FAILS:  # not trusted: the whole condition decides below, in its own order
+                except UNTRUSTED:  # not trusted: the whole condition decides below, in its own order
                     sub_cond, sub_levels = act.plan.whole, None
             n0 = len(out)
             _enumerate(s, e, act, params, i + 1, vals + (v,), out, sub_cond, sub_levels)

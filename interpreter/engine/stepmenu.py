@@ -15,7 +15,8 @@ recursion. The entries are the same, in the same order, as the generic walk woul
 """
 from __future__ import annotations
 
-from .flow import _FAILS, _enumerate
+from ..language.codegen import UNTRUSTED
+from .flow import _enumerate
 
 
 def _whole(s, e, act, out):
@@ -49,7 +50,7 @@ def step_menu(pool, actions):
         if plan is not None and plan.pre is not None:
             lines += ["try:",
                       f"    ok = {ref(plan.pre)}(s, e)",
-                      f"except {ref(_FAILS)}:",
+                      f"except {ref(UNTRUSTED)}:",
                       f"    {ref(_whole)}(s, e, {a}, out)",
                       "    ok = False",
                       "if ok:",

@@ -38,6 +38,11 @@ class RuleError(Exception):
         self.message, self.where = message, where
 
 
+# What a part of the rules may raise when it runs on values it was not meant for (a condition asked out of
+# the order it is written in): a menu plan does not trust such a part, and asks the rules as written.
+UNTRUSTED = (TypeError, KeyError, IndexError, AttributeError, ValueError, ZeroDivisionError, RuleError)
+
+
 # The code object of every generated source compiled so far (the same rules loaded again, or code from the
 # cache, see `cache`); `record()` collects the sources a load uses.
 CODES: dict = {}

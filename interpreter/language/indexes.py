@@ -89,30 +89,32 @@ def zone_index(table):
                 got.append(x)
         return by_value
 
+    def indexed(s, z, now):
+        """The zone's index: the one kept, while the zone holds the same pieces; else one built now, when
+        `now` (a menu) or when the zone is filtered again with the pieces it had last time; else None."""
+        zone, types = s.zones[z], s.types
+        kept = last.get(z)
+        same = kept is not None and kept[1] is types and kept[0] == zone
+        if same and kept[2] is not None:
+            return kept[2]
+        if now or same:
+            by_value = build(zone, types)
+            last[z] = (kept[0] if same else zone[:], types, by_value)
+            return by_value
+        last[z] = (zone[:], types, None)  # the pieces, to know the zone when it is filtered again
+        return None
+
     def index(s, z, value):
         memo = s.pcache
-        types = s.types
-        if memo is None:  # outside a menu: the index kept for the zone, if its pieces are the same
-            zone = s.zones[z]
-            kept = last.get(z)
-            if kept is not None and kept[1] is types and kept[0] == zone:
-                by_value = kept[2]
-                if by_value is None:  # filtered before with these pieces: worth an index now
-                    by_value = build(zone, types)
-                    last[z] = (kept[0], types, by_value)
-                return by_value.get(value, ())
-            last[z] = (zone[:], types, None)  # the pieces, to know the zone when it is filtered again
-            return [x for x in zone if table[types[x]] == value]
+        if memo is None:  # outside a menu (an effect, a flow condition)
+            by_value = indexed(s, z, False)
+            if by_value is None:
+                types = s.types
+                return [x for x in s.zones[z] if table[types[x]] == value]
+            return by_value.get(value, ())
         by_value = memo.get((key, z))
         if by_value is None:
-            zone = s.zones[z]
-            kept = last.get(z)
-            if kept is not None and kept[2] is not None and kept[1] is types and kept[0] == zone:
-                by_value = kept[2]
-            else:
-                by_value = build(zone, types)
-                last[z] = (zone[:], types, by_value)
-            memo[(key, z)] = by_value
+            by_value = memo[(key, z)] = indexed(s, z, True)
         return by_value.get(value, ())
     return index
 

@@ -329,11 +329,11 @@ def shared_filter(compiler, sc, slot, it, it_deps, cond, el_src):
 
 
 def _split(compiler, slot, it, cond, free, dep, keys, el_src, hot_domain):
-    from .codegen import RuleError
+    from .codegen import UNTRUSTED
     pool = compiler.pool
     src = compiler.src
     key = "(" + ", ".join([pool.ref(object())] + [f"e[{k}]" for k in keys]) + ",)"
-    failures = pool.ref((TypeError, KeyError, IndexError, AttributeError, ValueError, RuleError))
+    failures = pool.ref(UNTRUSTED)
     f = pool.define("s, e", [
         "m = s.pcache",
         # in a menu (the state cannot change), when the earlier choice has several values: shared

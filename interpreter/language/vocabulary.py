@@ -189,7 +189,7 @@ def _region(c, a, node):
         raise CompileError("region() takes a property name in quotes, e.g. region(x, 'color')", node,
                            did_you_mean(str(p.c), c.w.props) if p.c is not NOCONST else None)
     c.w.reads.add(("prop", p.c))
-    return c.gen(f"{c.pool.ref(c.w.zone_graphs)}.region(s, {c.src(a[0])}, {p.c!r})", "list:piece")
+    return c.gen(f"{c.pool.ref(c.w.zone_graphs)}.region(s, {c.src(a[0])}, {c.pool.ref(p.c)})", "list:piece")
 
 
 @fn("next_player", 1, 2)
