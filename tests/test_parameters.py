@@ -104,3 +104,19 @@ def test_added_modifiers_count_each_active_piece_of_the_player_whatever_its_type
     w.move(t, ones[1], game.layout.zone_index("tableau", 0), None)
     assert game.evaluate(t, "player.limit", 0) == 9
     assert game.evaluate(s, "player.limit", 0) == 5  # the state it was copied from is as it was
+
+
+def test_a_piece_that_becomes_a_modifying_type_counts_from_then_on(tmp_path):
+    # The modifying pieces of a parameter are found once per list of piece types; `become` replaces the
+    # list (promotion.become), and the next reading finds them again.
+    from games import make_game
+    game = make_game(tmp_path, ADDED.replace("      far: {modifies: {reach: {set: 4}}}",
+                                             "      far: {modifies: {reach: {set: 4}}}\n      plain: {}"))
+    w = game.world
+    s = game.new_game(2)
+    plain = s.types.index("plain")
+    w.move(s, plain, game.layout.zone_index("tableau", 0), None)
+    assert game.evaluate(s, "player.limit", 0) == 5
+    s.types = list(s.types)
+    s.types[plain] = "plus2"
+    assert game.evaluate(s, "player.limit", 0) == 7

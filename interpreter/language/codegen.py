@@ -8,6 +8,7 @@ from __future__ import annotations
 from lark import Token, Tree
 
 from ..definition.limits import LOOP_BUDGET
+from .peephole import constant_name, constants_read, optimized
 
 LIMIT = 2 ** 53
 NOCONST = object()
@@ -43,7 +44,8 @@ class RuleError(Exception):
 UNTRUSTED = (TypeError, KeyError, IndexError, AttributeError, ValueError, ZeroDivisionError, RuleError)
 
 
-# The code object of every generated source compiled so far (the same rules loaded again, or code from the
+# The code object of every generated source compiled so far, with the pool constants it reads (see
+# peephole), for the same rules loaded again or code from the
 # cache, see `cache`); `record()` collects the sources a load uses.
 CODES: dict = {}
 MAX_CODES = 50_000
@@ -88,15 +90,20 @@ class Pool:
 
     def define(self, params: str, body: list[str]):
         """A function of `params` (plus K) whose body is the given lines (already indented past the def)."""
-        ns = {"K": self.K}
+        K = self.K
         src = f"def _f({params}, K=K):\n" + "\n".join("    " + line for line in body) + "\n"
-        code = CODES.get(src)
-        if code is None:
+        compiled = CODES.get(src)
+        if compiled is None:
             if len(CODES) >= MAX_CODES:
                 CODES.clear()
-            code = CODES[src] = compile(src, "<meeple rules>", "exec")
+            code = compile(optimized(src), "<meeple rules>", "exec")
+            compiled = CODES[src] = (code, constants_read(code))
         if _used is not None:
             _used.add(src)
+        code, reads = compiled
+        ns = {"K": K}
+        for i in reads:  # K[i] is read as the global K_i (see peephole)
+            ns[constant_name(i)] = K[i]
         exec(code, ns)
         return ns["_f"]
 

@@ -122,22 +122,29 @@ class Modifiers:
         """compute(s, pl, memo) for a parameter whose modifiers apply in any order and no piece copies
         another's."""
         active, fired, layout = self.type_active, self.mod_fired, self.layout
+        G, PZ = layout.G, layout.PZ
         order = [(t, m[0] == "add", m[1], (t, name)) for t, m in mods.items()]
+        known = [None, ()]  # (a list of piece types, its modifying pieces: (piece, add, value, key, active))
+
+        def modifying(types):
+            pieces = self._pieces_of_type(types)
+            known[1] = tuple((x, add, m, key, active.get(t)) for t, add, m, key in order for x in pieces.get(t, ()))
+            known[0] = types
+            return known[1]
 
         def compute(s, pl, cache):
             v = default
-            base = layout.G + pl * layout.PZ  # (a player that is none fails here, as in the general case)
-            if order:
-                pieces = self._pieces_of_type(s.types)
+            base = G + pl * PZ  # (a player that is none fails here, as in the general case)
+            types = s.types
+            found = known[1] if known[0] is types else modifying(types)
+            if found:
                 loc = s.loc
-                top = base + layout.PZ
-                for t, add, m, key in order:
-                    act = active.get(t)
-                    for x in pieces.get(t, ()):
-                        z = loc[x]
-                        if z is not None and base <= z < top and (act is None or act(s, [None, None, x])):
-                            v = v + m if add else m
-                            fired[key] = fired.get(key, 0) + 1
+                top = base + PZ
+                for x, add, m, key, act in found:
+                    z = loc[x]
+                    if z is not None and base <= z < top and (act is None or act(s, [None, None, x])):
+                        v = v + m if add else m
+                        fired[key] = fired.get(key, 0) + 1
             return v
         return compute
 
