@@ -90,3 +90,21 @@ def test_the_layouts_kept_are_bounded(line, monkeypatch):
         w.neighbors(s, c1)
         assert len(w.zone_graphs.layouts) <= 2
     assert names(s, w.neighbors(s, c1)) == ["c2"]
+
+
+def test_a_piece_of_a_class_without_a_graph_has_no_neighbours_even_in_a_zone_already_laid_out(tmp_path):
+    from interpreter.language.compiler import RuleError
+    game = make_game(tmp_path / "mixed", LINE.replace("flow: []", """  token:
+    zone: board
+    types: {t1: {}}
+flow: []"""))
+    w = game.world
+    s = game.new_game(2)
+    token, c2 = cell(game, s, "t1"), cell(game, s, "c2")
+    with pytest.raises(RuleError, match="t1 is not laid out as a graph"):
+        w.neighbors(s, token)
+    s.pcache = {}  # within a menu, once the zone's layout was looked up for another piece
+    assert names(s, w.neighbors(s, c2)) == ["c1", "c3"]
+    with pytest.raises(RuleError, match="t1 is not laid out as a graph"):
+        w.neighbors(s, token)
+    s.pcache = None

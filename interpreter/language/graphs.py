@@ -65,17 +65,26 @@ class ZoneGraphs:
 
     def neighbors(self, s, x) -> list:
         """The pieces of x's zone whose graph id is one of x's edges, in zone order."""
-        adj = self.adjacency.get(s.types[x])
-        if adj is None:
-            raise RuleError(f"neighbors(): {s.types[x]} is not laid out as a graph (its class has no graph:)")
-        lay = self._layout(s, s.loc[x])
-        out = lay.found.get(x)
+        memo, z = s.pcache, s.loc[x]
+        lay = memo.get((self._menu_key, z)) if memo is not None else None  # (_layout's look-up, inline)
+        if lay is None:
+            if s.types[x] not in self.adjacency:
+                self._not_a_graph(s, x)
+            lay = self._layout(s, z)
+        out = lay.found.get(x)  # (a piece found here is of a graph class: its neighbours were found once)
         if out is None:
+            adj = self.adjacency.get(s.types[x])
+            if adj is None:
+                self._not_a_graph(s, x)
             index = lay.by_id
             found = [iy for g in adj for iy in index.get(g, ())]
             found.sort()
             out = lay.found[x] = [y for _, y in found]
         return out
+
+    @staticmethod
+    def _not_a_graph(s, x):
+        raise RuleError(f"neighbors(): {s.types[x]} is not laid out as a graph (its class has no graph:)")
 
     def region(self, s, x, prop) -> list:
         """x and every piece connected to it through neighbours with the same value of `prop`."""
