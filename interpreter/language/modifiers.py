@@ -60,7 +60,10 @@ class Modifiers:
     def param_type(self, name):
         return _value_type(self.params[name])
 
-    def param_fn(self, name, pf):
+    def param_fn(self, name, pf, slot=None):
+        """f(s, e): parameter `name` of the player pf gives. With `slot` (the player is e[slot]), f is what
+        the compiler calls after its own look-up in the menu's memo missed (see names.py): it does not
+        look again."""
         default = self.params[name]
         mods = self.param_mods[name]
         from .parameters import compile_adjust
@@ -73,7 +76,7 @@ class Modifiers:
         if not copy_col and (len(mods) == 1 or all(m[0] == "add" for m in mods.values())):
             # The modifiers of this parameter alone, in any order (one type, or additions only): each
             # modifying type's pieces that lie in the player's zones, not every modifying piece in zone order.
-            return self._cached_param(name, pf, self._param_by_type(name, default, mods), adjust)
+            return self._cached_param(name, pf, self._param_by_type(name, default, mods), adjust, slot)
 
         def compute(s, pl, cache):
             v = default
@@ -95,13 +98,25 @@ class Modifiers:
                         key = (t, name)
                         fired[key] = fired.get(key, 0) + 1
             return v
-        return self._cached_param(name, pf, compute, adjust)
+        return self._cached_param(name, pf, compute, adjust, slot)
 
     @staticmethod
-    def _cached_param(name, pf, compute, adjust):
+    def _cached_param(name, pf, compute, adjust, slot=None):
         """f(s, e): parameter `name` of the player pf gives, `compute(s, pl, menu memo)` then its
-        adjustments; within a menu computed once per player."""
+        adjustments; within a menu computed once per player (see param_fn for `slot`)."""
         from .parameters import adjusted
+
+        if slot is not None:
+            def missed(s, e):
+                pl = e[slot]
+                cache = s.pcache
+                v = compute(s, pl, cache)
+                if adjust:
+                    v = adjusted(name, adjust, s, pl, v)
+                if cache is not None:
+                    cache[(name, pl)] = v
+                return v
+            return missed
 
         def f(s, e):
             pl = pf(s, e)

@@ -165,9 +165,9 @@ class Names:
                 return self.gen(f"range({base}, {base} + {len(w.kinds[kind])})", "zones:" + kind)
             if name in w.params:
                 w.reads.add(("param", name))
-                f = w.param_fn(name, b.f)
                 if b.slot is None:
-                    return X(f, w.param_type(name))
+                    return X(w.param_fn(name, b.f), w.param_type(name))
+                f = w.param_fn(name, b.f, b.slot)
                 # A player in a slot (`player`, a choice): the menu's memo (modifiers._cached_param) is
                 # looked up inline, and the function called only outside a menu or on a miss.
                 c, v = self.temp(), self.temp()
