@@ -159,3 +159,31 @@ def test_outside_a_menu_a_zone_filtered_again_with_the_same_pieces_is_indexed(sp
     assert types_of(spaces, t, spaces.evaluate(t, red, 0)) == ["red3", "red2", "red1"]
     assert types_of(spaces, t, spaces.evaluate(t, red, 0)) == ["red3", "red2", "red1"]
     assert spaces.evaluate(s, red, 0) == first
+
+
+class Looked(dict):
+    """A property table that counts the pieces whose value was looked up."""
+    looked = 0
+
+    def __getitem__(self, k):
+        self.looked += 1
+        return dict.__getitem__(self, k)
+
+
+def test_outside_a_menu_a_zone_that_gained_pieces_extends_its_index_and_one_that_lost_one_does_not():
+    from types import SimpleNamespace
+    table = Looked({"r": "red", "b": "blue"})
+    index = indexes.zone_index(table)
+    s = SimpleNamespace(zones=[[0, 1]], types=["r", "b", "r", "b", "r"], pcache=None)
+    assert list(index(s, 0, "red")) == [0]  # first filter: walked
+    assert list(index(s, 0, "red")) == [0]  # the same pieces again: indexed
+    handed_out = index(s, 0, "blue")
+    s.zones[0] += [2, 3]  # pieces put on the zone (a move appends)
+    before = table.looked
+    assert list(index(s, 0, "red")) == [0, 2]
+    assert table.looked - before == 2  # only the new pieces were looked up
+    assert list(handed_out) == [1]  # what was handed out before does not change
+    assert list(index(s, 0, "blue")) == [1, 3]
+    s.zones[0] = [1, 2, 3, 4]  # a piece left (and another came): not a zone that only grew
+    assert list(index(s, 0, "red")) == [2, 4]
+    assert list(index(s, 0, "blue")) == [1, 3]

@@ -101,6 +101,20 @@ def test_copy_shares_nothing_mutable(game, what):
     assert snapshot(game, s) == before and s.loc == loc
 
 
+@pytest.mark.parametrize("what", list(MUTATIONS))
+def test_new_games_share_nothing_mutable(game, what):
+    # New games start from pieces made once per number of seats (Setup._fresh_pieces), copied.
+    first = game.new_game(2, seed=3)
+    want = snapshot(game, game.new_game(2, seed=3))
+    MUTATIONS[what](first, game.layout)
+    assert snapshot(game, game.new_game(2, seed=3)) == want
+
+
+def test_new_games_share_their_list_of_piece_types_which_nothing_changes_in_place(game):
+    a, b, c = game.new_game(2, seed=1), game.new_game(2, seed=2), game.new_game(3, seed=1)
+    assert a.types is b.types and a.types == c.types[:len(a.types)]
+
+
 def test_apply_leaves_the_state_it_was_given_untouched(game):
     s = game.new_game(2)
     before = snapshot(game, s)

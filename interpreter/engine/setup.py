@@ -127,26 +127,19 @@ class Setup:
         s.g = [None] * len(lay.gvars)
         seats = players + w.scripted.count(players, opts)  # the players, then the scripted seats present
         s.p = [[None] * len(lay.pvars) for _ in range(seats)]
-        s.zones = [[] for _ in range(lay.G + seats * lay.PZ)]
-        types = []
-        for tname, count, z, per_player in self.piece_plan:
-            for zi in ([lay.G + pl * lay.PZ + z for pl in range(seats)] if per_player else [z]):
-                for _ in range(count(players)):
-                    s.zones[zi].append(len(types))
-                    types.append(tname)
-        s.types = types
-        s.loc = [None] * len(types)
-        for zi, zone in enumerate(s.zones):
-            for x in zone:
-                s.loc[x] = zi
-        cls = [w.types[t] for t in types]
-        s.fields = []
-        for classes, (kind, init) in self.field_init:
-            if kind == "map":
-                s.fields.append([{k: 0 for k in init} if c in classes else None for c in cls])
-            else:
-                s.fields.append([init if c in classes else None for c in cls])
-        s.mapidx = map_index(s, lay)
+        fresh = self._fresh_pieces(players, seats)
+        # The list of types is shared by every new game with these seats: a list of types is never changed
+        # in place (`become` replaces it), and what is kept per list of types (pieces by type, indexes,
+        # graph layouts) is then found again in the next game.
+        s.types = fresh.types
+        s.zones = [zone[:] for zone in fresh.zones]
+        s.loc = fresh.loc[:]
+        s.fields = [column[:] for column in fresh.fields]
+        s.mapidx = fresh.mapidx
+        for i, xs in s.mapidx:
+            column = s.fields[i]
+            for x in xs:
+                column[x] = dict(column[x])
         try:
             for i, (t, f, n) in enumerate(self.ginit):
                 s.g[i] = self._init_value(s, t, f, n, None)
@@ -164,6 +157,38 @@ class Setup:
             # an init expression that fails (e.g. a table without that key): a rule error, not a crash
             raise RuleError(f"during setup: {type(ex).__name__}: {ex}") from None
         return s
+
+    def _fresh_pieces(self, players: int, seats: int) -> "State":
+        """The pieces of a new game for `players` with `seats` seats, before the setup: types, zones,
+        locations and fields at their init (made once per seats; new_game copies them)."""
+        known = self.__dict__.setdefault("_fresh", {})
+        fresh = known.get((players, seats))
+        if fresh is not None:
+            return fresh
+        w, lay = self.world, self.layout
+        fresh = State.__new__(State)
+        fresh.zones = [[] for _ in range(lay.G + seats * lay.PZ)]
+        types = []
+        for tname, count, z, per_player in self.piece_plan:
+            for zi in ([lay.G + pl * lay.PZ + z for pl in range(seats)] if per_player else [z]):
+                for _ in range(count(players)):
+                    fresh.zones[zi].append(len(types))
+                    types.append(tname)
+        fresh.types = types
+        fresh.loc = [None] * len(types)
+        for zi, zone in enumerate(fresh.zones):
+            for x in zone:
+                fresh.loc[x] = zi
+        cls = [w.types[t] for t in types]
+        fresh.fields = []
+        for classes, (kind, init) in self.field_init:
+            if kind == "map":
+                fresh.fields.append([{k: 0 for k in init} if c in classes else None for c in cls])
+            else:
+                fresh.fields.append([init if c in classes else None for c in cls])
+        fresh.mapidx = map_index(fresh, lay)
+        known[(players, seats)] = fresh
+        return fresh
 
     @staticmethod
     def _init_value(s, t, f, n, pl):

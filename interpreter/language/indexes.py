@@ -90,14 +90,27 @@ def zone_index(table):
         return by_value
 
     def indexed(s, z, now):
-        """The zone's index: the one kept, while the zone holds the same pieces; else one built now, when
-        `now` (a menu) or when the zone is filtered again with the pieces it had last time; else None."""
+        """The zone's index: the one kept, while the zone holds the same pieces (or those and more after
+        them: the index is extended); else one built now, when `now` (a menu) or when the zone is filtered
+        again with the pieces it had last time (or those and more); else None."""
         zone, types = s.zones[z], s.types
         kept = last.get(z)
-        same = kept is not None and kept[1] is types and kept[0] == zone
+        same = grown = False
+        if kept is not None and kept[1] is types:
+            old = kept[0]
+            same = old == zone
+            # pieces put on the zone since (a move appends): the old ones first, as they were
+            grown = not same and len(zone) > len(old) and zone[:len(old)] == old
         if same and kept[2] is not None:
             return kept[2]
-        if now or same:
+        if grown and kept[2] is not None:
+            by_value = dict(kept[2])  # (new lists for the values that grew: a list handed out never changes)
+            for x in zone[len(kept[0]):]:
+                v = table[types[x]]
+                by_value[v] = by_value.get(v, []) + [x]
+            last[z] = (zone[:], types, by_value)
+            return by_value
+        if now or same or grown:
             by_value = build(zone, types)
             last[z] = (kept[0] if same else zone[:], types, by_value)
             return by_value
