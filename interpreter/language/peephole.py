@@ -1,7 +1,7 @@
 """Generated source made cheaper to run before it is compiled: the same meaning, fewer interpreter steps.
 
-The compiler writes a rule as Python expressions (`codegen.Pool`). Two shapes it must write as
-expressions cost more than their statement forms, and `optimized(src)` rewrites them in the syntax tree:
+The compiler writes a rule as Python expressions (`codegen.Pool`). Two shapes it writes cost more than
+they need to, and `optimized(src)` rewrites them (the first in the text, the second in the syntax tree):
 
 - `K[i]`, a constant of the pool, becomes the global name `K_i`, bound when the function is made: one
   load instead of a load, a constant and a subscript (inside a comprehension, a free variable's load
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import re
+
 
 def constant_name(i: int) -> str:
     """The global name a function made by the pool reads for `K[i]`."""
