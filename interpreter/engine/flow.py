@@ -161,7 +161,7 @@ def _enumerate(s, e, act, params, i, vals, out, cond, levels=None):
         slow, one, types, fields = act.sig_slow, act.sig_col, s.types, s.fields
     last = i == len(params) - 1
     check = levels[i] if levels and not last else None
-    for v in (items if type(items) is not list else tuple(items)):
+    for v in items:  # (a menu changes nothing: the domain is walked as it is, not copied)
         if distinct:
             t = types[v]  # _signature, inline for the common shapes (see menuplan.single_loop)
             c = one[t]

@@ -237,8 +237,9 @@ def nested_loop(compiler, act, cond_src):
     """The menu loops of an action with several choices and no check between them (its plan, if any, has
     only a part before the choices and a rest), as one generated function f(s, e, out): the nested loops
     of flow._enumerate, written out, with the condition (Python source `cond_src`, or None) inline in the
-    innermost. Each domain is computed once per binding of the choices before it and walked as a tuple
-    (as _enumerate does); a `distinct` choice skips a value whose signature already gave an entry."""
+    innermost. Each domain is computed once per binding of the choices before it and walked as it is
+    (a menu changes nothing, as in _enumerate); a `distinct` choice skips a value whose signature already
+    gave an entry."""
     pool = compiler.pool
     a = pool.ref(act)
     params = act.params
@@ -250,7 +251,7 @@ def nested_loop(compiler, act, cond_src):
         lines.append(f"{pad}_d{i} = {items}")
         if distinct:
             lines.append(f"{pad}seen{i} = set()")
-        lines.append(f"{pad}for v{i} in (_d{i} if type(_d{i}) is not list else tuple(_d{i})):")
+        lines.append(f"{pad}for v{i} in _d{i}:")
         body = pad + "    "
         if distinct:
             lines += [f"{body}t = types[v{i}]",
