@@ -294,45 +294,6 @@ def _advance(game, s, log):
                 s.menu = menu
                 return
             flow.pop()
-        elif k == SIMUL:
-            from . import simultaneous
-            if fr[4] is None and not simultaneous.start(game, s, fr, node):
-                flow.pop()
-            elif None in fr[5]:
-                s.menu = None  # a decision: the menu is the deciding seat's (Game._menu)
-                return
-            else:
-                simultaneous.reveal(game, s, fr, node, log)
-        elif k == EFFECT:
-            flow.pop()
-            if node.tmpl is not None and log is not None and node.fn is not None:
-                e = [fr[1], fr[2], *BLANK[node.nslots - 2]]
-                checkpoint(game, s, log)  # what came before; this effect's changes are told under its line
-                s.ev = []
-                s.budget = 0
-                node.fn(s, e)
-                log.append(_told(game, s, node, fr, e))
-                if s.ev or s.ends:
-                    fire_events(game, s)
-            else:
-                run_effect(game, s, node.fn, node.nslots, fr[1], fr[2])
-        elif k == CALL:
-            flow.pop()
-            if node.extra is not None:
-                target = node.extra
-            else:
-                name = node.cond(s, [fr[1], fr[2], *BLANK[node.cond_n - 2]])
-                target = game.phase_root.get(name)
-                if target is None:
-                    raise RuleError(f"call: no phase named {name!r}", _at(game, node))
-            game.fired[("phase", nodes[target].phase)] = game.fired.get(("phase", nodes[target].phase), 0) + 1
-            flow.append([target, fr[1], fr[2], 0, None, 0, 0])
-        elif k == IF:
-            flow.pop()
-            ok = node.cond(s, [fr[1], fr[2], *BLANK[node.cond_n - 2]])
-            nxt = node.children[0] if ok else node.children[1]
-            if nxt is not None:
-                flow.append([nxt, fr[1], fr[2], 0, None, 0, 0])
         elif k == REPEAT:
             (uf, un), (wf, wn), limit = node.extra
             if fr[3] > 0 and uf is not None and uf(s, [fr[1], fr[2], *BLANK[un - 2]]):
@@ -351,7 +312,7 @@ def _advance(game, s, log):
                 log.append(dict(entry(game, s, node.label, [fr[1], fr[2]] + [None] * (node.nslots - 2)),
                                 heading=True))
             flow.append([node.children[0], fr[1], fr[2], 0, None, 0, 0])
-        else:  # EACH
+        elif k == EACH:
             (ff, fn_), direction, mode, limit, (of, on) = node.extra
             if fr[4] is None:
                 # The seats in turn order, fixed when the loop starts: a list the rules give (a turn-order
@@ -404,6 +365,45 @@ def _advance(game, s, log):
                     raise RuleError(f"each_player went around {limit} times (its max)", _at(game, node))
             fr[3] = i + 1
             flow.append([node.children[0], order[i % len(order)], fr[2], 0, None, 0, 0])
+        elif k == EFFECT:
+            flow.pop()
+            if node.tmpl is not None and log is not None and node.fn is not None:
+                e = [fr[1], fr[2], *BLANK[node.nslots - 2]]
+                checkpoint(game, s, log)  # what came before; this effect's changes are told under its line
+                s.ev = []
+                s.budget = 0
+                node.fn(s, e)
+                log.append(_told(game, s, node, fr, e))
+                if s.ev or s.ends:
+                    fire_events(game, s)
+            else:
+                run_effect(game, s, node.fn, node.nslots, fr[1], fr[2])
+        elif k == IF:
+            flow.pop()
+            ok = node.cond(s, [fr[1], fr[2], *BLANK[node.cond_n - 2]])
+            nxt = node.children[0] if ok else node.children[1]
+            if nxt is not None:
+                flow.append([nxt, fr[1], fr[2], 0, None, 0, 0])
+        elif k == CALL:
+            flow.pop()
+            if node.extra is not None:
+                target = node.extra
+            else:
+                name = node.cond(s, [fr[1], fr[2], *BLANK[node.cond_n - 2]])
+                target = game.phase_root.get(name)
+                if target is None:
+                    raise RuleError(f"call: no phase named {name!r}", _at(game, node))
+            game.fired[("phase", nodes[target].phase)] = game.fired.get(("phase", nodes[target].phase), 0) + 1
+            flow.append([target, fr[1], fr[2], 0, None, 0, 0])
+        else:  # SIMUL
+            from . import simultaneous
+            if fr[4] is None and not simultaneous.start(game, s, fr, node):
+                flow.pop()
+            elif None in fr[5]:
+                s.menu = None  # a decision: the menu is the deciding seat's (Game._menu)
+                return
+            else:
+                simultaneous.reveal(game, s, fr, node, log)
 
 
 def _flow_limit(guard):
