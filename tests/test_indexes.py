@@ -75,6 +75,9 @@ def test_every_aggregate_sees_the_same_pieces_as_written(spaces):
     assert spaces.evaluate(s, "all(y.size == 1 for y in board if y.color == 'red')", 0) is False
     assert spaces.evaluate(s, "max(y.size for y in board if y.color == 'green')", 0) == 1
     assert spaces.evaluate(s, "count(y for y in board if y.color == 'green' and y.size == 2)", 0) == 0
+    for _ in range(3):  # walked, then indexed: the same pieces either way
+        assert spaces.evaluate(s, "first(y.size for y in board if y.color == 'red' and y.size > 1)", 0) == 2
+        assert spaces.evaluate(s, "first(y for y in board if y.color == 'green' and y.size > 1)", 0) is None
 
 
 def test_a_menu_offers_what_the_filter_as_written_offers(spaces):
@@ -187,3 +190,17 @@ def test_outside_a_menu_a_zone_that_gained_pieces_extends_its_index_and_one_that
     s.zones[0] = [1, 2, 3, 4]  # a piece left (and another came): not a zone that only grew
     assert list(index(s, 0, "red")) == [2, 4]
     assert list(index(s, 0, "blue")) == [1, 3]
+
+
+def test_outside_a_menu_a_generator_that_stops_at_its_first_match_walks_an_unindexed_zone_only_so_far():
+    from types import SimpleNamespace
+    table = Looked({"r": "red", "b": "blue"})
+    index = indexes.zone_index(table)
+    s = SimpleNamespace(zones=[[1, 3, 0, 2, 4]], types=["r", "b", "r", "b", "r"], pcache=None, budget=0)
+    walk = index.first_ones(s, 0, "red")
+    assert next(iter(walk)) == 0 and table.looked == 3  # b, b, then the first red: no further
+    assert s.budget == 5  # charged as the generator as written: every piece of the zone
+    s.zones[0].remove(1)  # another zone than last time: walked again
+    assert list(index.first_ones(s, 0, "red")) == [0, 2, 4]
+    s.pcache = {}  # within a menu: the index
+    assert list(index.first_ones(s, 0, "blue")) == [3]

@@ -108,7 +108,8 @@ class Calls:
         indexed = None
         if coll.t == "zone" and cond_node is not None and name in GEN_FORMS:
             from .indexes import indexed_walk
-            indexed = indexed_walk(self, coll, str(var_tok), cond_node, sc, inner)
+            indexed = indexed_walk(self, coll, str(var_tok), cond_node, sc, inner,
+                                   early=name in ("first", "any", "all"))
         if indexed is not None:
             it, cond, it_deps = indexed
         else:

@@ -7,9 +7,11 @@ tests every piece of the zone; here the compiler walks the zone's pieces that ha
 looked up in an index of the zone by the property. Within a menu (the state cannot change while it is
 computed: `s.pcache`) the index is built once per zone and property and shared by every such generator,
 and kept for the next menu while the zone holds the same pieces in the same order. Outside a menu (an
-effect, a flow condition) the kept index answers when the zone's pieces are still the same; otherwise the
-zone is filtered directly (which still saves the rest of the condition's machinery for the pieces that do
-not match), and indexed the next time it is filtered with the same pieces.
+effect, a flow condition) the kept index answers when the zone's pieces are still the same, and is
+extended when pieces were only put on the zone since (a move appends); otherwise the zone is filtered
+directly (which still saves the rest of the condition's machinery for the pieces that do not match), and
+indexed the next time it is filtered with the same pieces (or those and more). A generator that may stop
+at its first match (`first`, `any`, `all`) walks such a zone lazily instead, and stops where it stops.
 
 The pieces come in zone order, as the generator would find them, so the value of the generator is the
 same. What the rest of the condition, the element and the loop budget see are the matching pieces only:
@@ -21,6 +23,8 @@ is computed for the first piece).
 from __future__ import annotations
 
 from lark import Token, Tree
+
+from .codegen import charge
 
 SCALAR = ("int", "str", "bool")
 
@@ -129,15 +133,30 @@ def zone_index(table):
         if by_value is None:
             by_value = memo[(key, z)] = indexed(s, z, True)
         return by_value.get(value, ())
+
+    def first_ones(s, z, value):
+        """The matching pieces for a generator that may stop at the first (`first`, `any`, `all`), charged
+        against the loop budget: the index's when there is one to use; else, outside a menu, the zone is
+        walked lazily, charged for all its pieces as the generator as written is, and the walk stops where
+        the generator stops."""
+        if s.pcache is None:
+            by_value = indexed(s, z, False)
+            if by_value is None:
+                zone, types = s.zones[z], s.types
+                charge(s, zone)
+                return (x for x in zone if table[types[x]] == value)
+            return charge(s, by_value.get(value, ()))
+        return charge(s, index(s, z, value))
+
+    index.first_ones = first_ones
     return index
 
 
-def indexed_walk(c, coll, var, cond_node, sc, inner):
+def indexed_walk(c, coll, var, cond_node, sc, inner, early=False):
     """For the compiler `c`: (the iterable's source, the rest of the condition compiled, the slots the
     iterable reads) for a generator over the zone `coll` whose condition starts with `var.PROP == VALUE`,
     or None for any other shape (the generator is then compiled as written). `sc` is the generator's
-    scope, `inner` its loop's."""
-    from .compiler import charge
+    scope, `inner` its loop's; `early`: the generator may stop at its first match (see first_ones)."""
     found = prop_equality(c.w, cond_node, var)
     if found is None:
         return None
@@ -152,7 +171,12 @@ def indexed_walk(c, coll, var, cond_node, sc, inner):
     ix = made.get(prop)
     if ix is None:
         ix = made[prop] = zone_index(property_table(c.w, prop))
-    walk = c.pool.define("s, e", [
-        f"_z = {c.src(coll)}",
-        f"return {c.pool.ref(charge)}(s, {c.pool.ref(ix)}(s, _z, {c.src(value)})) if s.zones[_z] else ()"])
+    if early:
+        walk = c.pool.define("s, e", [
+            f"_z = {c.src(coll)}",
+            f"return {c.pool.ref(ix.first_ones)}(s, _z, {c.src(value)}) if s.zones[_z] else ()"])
+    else:
+        walk = c.pool.define("s, e", [
+            f"_z = {c.src(coll)}",
+            f"return {c.pool.ref(charge)}(s, {c.pool.ref(ix)}(s, _z, {c.src(value)})) if s.zones[_z] else ()"])
     return c.pool.ref(walk) + "(s, e)", rest, (coll.deps or frozenset()) | (value.deps or frozenset())
