@@ -749,3 +749,50 @@ def test_deeply_nested_defs_compile_and_evaluate(tmp_path):
     from interpreter.game import load_game
     game = load_game(tmp_path)
     assert game.outcome(game.new_game(2))["scores"] == [119, 119]
+
+
+
+ITEMS = """
+game: {id: items, players: [2]}
+zones:
+  global:
+    row: {}
+components:
+  cell:
+    zone: row
+    fields: {mark: {type: bool, init: true}}
+    types: {a: {count: 3}, b: {count: 2}}
+defs:
+  marked(x): "x.mark"
+  next_to_an_a(x): "any(y.type == a for y in row if y != x)"
+flow: []
+"""
+
+
+def test_a_generators_item_kept_out_of_the_environment_means_what_it_meant(tmp_path):
+    # A generator whose condition and element read the item only themselves keeps it in a local of the
+    # loop (calls.item_local); one that hands the environment to a def that reads the item keeps the slot.
+    game = make_game(tmp_path, ITEMS)
+    s = game.new_game(2)
+    values = {
+        "count(x for x in row if x.mark)": 5,
+        "list(x.type for x in row if x.type != a)": ["b", "b"],
+        "first(x.type for x in row if x.type == b)": "b",
+        "sum(1 for x in row if marked(x))": 5,
+        "count(x for x in row if next_to_an_a(x))": 5,
+        "any(not x.mark for x in row)": False,
+        "max(count(y for y in row if y.type == x.type) for x in row)": 3,
+        "list(count(y for y in row if y != x and y.type == x.type) for x in row)": [2, 2, 2, 1, 1],
+    }
+    for text, want in values.items():
+        assert game.evaluate(s, text, 0) == want, text
+
+
+def test_a_generators_item_is_kept_in_a_local_only_when_nothing_else_can_read_it():
+    from interpreter.language.calls import item_local
+    from interpreter.language.codegen import Pool
+    pool = Pool()
+    f = pool.ref(lambda s, e: True)
+    assert item_local(pool, 3, ["e[3] > e[30] and e[0]", None]) == ("_i3", ["_i3 > e[30] and e[0]", None])
+    assert item_local(pool, 3, ["s.types[e[3]] == 'e[3]'"]) == ("_i3", ["s.types[_i3] == 'e[3]'"])
+    assert item_local(pool, 3, [f"{f}(s, e) and e[3]"]) is None  # a function of the environment may read it

@@ -124,8 +124,13 @@ class Calls:
             # The items a generator walks count against the loop budget, like a `for` statement's steps.
             it = f"{self.pool.ref(charge)}(s, {it})"
         cs = self.src(cond) if cond is not None else None
-        loop = f"for e[{slot}] in {it}" + (f" if ({cs})" if cond is not None else "")
         es = self.src(el)
+        local = item_local(self.pool, slot, [cs, es])
+        if local is not None:  # (a comprehension; shared_filter below keeps the environment's slot)
+            var, (lcs, les) = local
+            loop = f"for {var} in {it}" + (f" if ({lcs})" if cond is not None else "")
+        else:
+            loop = f"for e[{slot}] in {it}" + (f" if ({cs})" if cond is not None else "")
         if name == "list" and cond is not None and self.menu_choices is not None:
             from .menuplan import shared_filter
             shared = shared_filter(self, sc, slot, it, it_deps, cond, es)
@@ -133,6 +138,8 @@ class Calls:
                 return self.gen(shared, "list:" + el.t)
         if name in LOOP_FORMS:
             return self.gen(self.loop_call(name, slot, it, cs, es, el.t), GEN_FORMS[name][1] or el.t)
+        if local is not None:
+            es = les
         form, t = GEN_FORMS[name]
         if t is None:
             t = "list:" + el.t if name == "list" else el.t
@@ -147,7 +154,11 @@ class Calls:
         """`any`, `all`, `sum`, `count` and `first` over a generator as a call of a generated function with a
         plain loop (a generator handed to any() or sum() costs a resumption per item): the same values in
         the same order, the same loop budget, the same failures."""
-        body = [f"for e[{slot}] in {it}:"]
+        item = f"e[{slot}]"
+        local = item_local(self.pool, slot, [cond_src, el_src])
+        if local is not None:
+            item, (cond_src, el_src) = local
+        body = [f"for {item} in {it}:"]
         charged = f"{self.pool.ref(charge)}(s, "
         if it.startswith(charged) and it.endswith(")"):
             # charge(), inline: the items counted against the loop budget without a call
@@ -155,7 +166,7 @@ class Calls:
                     "s.budget += len(_it)",
                     f"if s.budget > {LOOP_BUDGET}:",
                     f"    {self.pool.ref(_charge_exceeded)}(len(_it))",
-                    f"for e[{slot}] in _it:"]
+                    f"for {item} in _it:"]
         pad = "    "
         if cond_src is not None:
             body.append(f"    if ({cond_src}):")
@@ -191,3 +202,21 @@ class Calls:
         put = self.pool.define("s, e, v", self.store(place, "v"))
         get.place = place  # for a function that generates its reads and writes inline (transfer)
         return get, put, place["t"]
+
+
+
+
+def item_local(pool, slot: int, srcs: list):
+    """(a local name, the sources reading it) for a generator whose item is the slot `e[slot]`, when
+    nothing but these sources reads it: none of them hands the whole environment to a function (other
+    than a part computed once per menu, which reads no choice). The item is then kept in a local of the
+    loop instead of the environment: a store and a load instead of a subscript each. Else None."""
+    import re
+    from .menuplan import reads_no_choice_calls
+    from .peephole import QUOTED
+    for src in srcs:
+        if src is not None and re.search(r"\be\b(?!\[|\.__setitem__\()", reads_no_choice_calls(pool, src)):
+            return None
+    var = f"_i{slot}"
+    item = re.compile(f"({QUOTED})|(?<![\\w.])e\\[{slot}\\]")
+    return var, [item.sub(lambda m: m.group(1) or var, src) if src is not None else None for src in srcs]

@@ -105,11 +105,18 @@ def by_signature(pool, cond_src, slot) -> bool:
     if f"e[{slot}]" in rest:
         return False
 
+    rest = reads_no_choice_calls(pool, rest)
+    return re.search(r"\be\b(?!\[|\.__setitem__\()", rest) is None
+
+
+def reads_no_choice_calls(pool, src: str) -> str:
+    """`src` without its calls of parts computed once per menu (`K[i](s, e)` where K[i] reads no choice)."""
+    import re
+
     def hoisted(m):
         obj = pool.K[int(m.group(1))]
         return "" if getattr(obj, "reads_no_choice", False) else m.group(0)
-    rest = re.sub(r"K\[(\d+)\]\(s, e\)", hoisted, rest)
-    return re.search(r"\be\b(?!\[|\.__setitem__\()", rest) is None
+    return re.sub(r"K\[(\d+)\]\(s, e\)", hoisted, src)
 
 
 def conjuncts(x) -> list:

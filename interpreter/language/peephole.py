@@ -72,8 +72,8 @@ def _unchained(ret: ast.Return) -> list:
     return stmts
 
 
-# a string literal as repr() writes it (left as it is), or a constant K[i]
-_CONSTANT = re.compile(r"""('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")|\bK\[(\d+)\]""")
+QUOTED = r"'(?:[^'\\\n]|\\.)*'" + "|" + r'"(?:[^"\\\n]|\\.)*"'  # a string literal as repr() writes it
+_CONSTANT = re.compile(f"({QUOTED})|\\bK\\[(\\d+)\\]")  # a string literal (left as it is), or a constant K[i]
 
 
 def _constant(m) -> str:
