@@ -106,6 +106,8 @@ class Modifiers:
         adjustments; within a menu computed once per player (see param_fn for `slot`)."""
         from .parameters import adjusted
 
+        # (missed and f each compute, adjust and keep the value themselves: a shared helper costs a call
+        # per miss, 0.6% of Burgundy's instructions)
         if slot is not None:
             def missed(s, e):
                 pl = e[slot]
