@@ -4,6 +4,8 @@ places a function changes. A mixin of `compiler.Compiler`."""
 
 from __future__ import annotations
 
+import re
+
 from ..definition.limits import LOOP_BUDGET
 from ..definition.problems import did_you_mean
 from .codegen import (GEN_FORMS, LOOP_FORMS, NOCONST, _NOTHING, CompileError, Scope, _charge_exceeded, _no_key,
@@ -125,12 +127,6 @@ class Calls:
             it = f"{self.pool.ref(charge)}(s, {it})"
         cs = self.src(cond) if cond is not None else None
         es = self.src(el)
-        local = item_local(self.pool, slot, [cs, es])
-        if local is not None:  # (a comprehension; shared_filter below keeps the environment's slot)
-            var, (lcs, les) = local
-            loop = f"for {var} in {it}" + (f" if ({lcs})" if cond is not None else "")
-        else:
-            loop = f"for e[{slot}] in {it}" + (f" if ({cs})" if cond is not None else "")
         if name == "list" and cond is not None and self.menu_choices is not None:
             from .menuplan import shared_filter
             shared = shared_filter(self, sc, slot, it, it_deps, cond, es)
@@ -138,8 +134,8 @@ class Calls:
                 return self.gen(shared, "list:" + el.t)
         if name in LOOP_FORMS:
             return self.gen(self.loop_call(name, slot, it, cs, es, el.t), GEN_FORMS[name][1] or el.t)
-        if local is not None:
-            es = les
+        item, (cs, es) = item_local(self.pool, slot, [cs, es])
+        loop = f"for {item} in {it}" + (f" if ({cs})" if cond is not None else "")
         form, t = GEN_FORMS[name]
         if t is None:
             t = "list:" + el.t if name == "list" else el.t
@@ -154,10 +150,7 @@ class Calls:
         """`any`, `all`, `sum`, `count` and `first` over a generator as a call of a generated function with a
         plain loop (a generator handed to any() or sum() costs a resumption per item): the same values in
         the same order, the same loop budget, the same failures."""
-        item = f"e[{slot}]"
-        local = item_local(self.pool, slot, [cond_src, el_src])
-        if local is not None:
-            item, (cond_src, el_src) = local
+        item, (cond_src, el_src) = item_local(self.pool, slot, [cond_src, el_src])
         body = [f"for {item} in {it}:"]
         charged = f"{self.pool.ref(charge)}(s, "
         if it.startswith(charged) and it.endswith(")"):
@@ -204,19 +197,15 @@ class Calls:
         return get, put, place["t"]
 
 
-
-
-def item_local(pool, slot: int, srcs: list):
-    """(a local name, the sources reading it) for a generator whose item is the slot `e[slot]`, when
-    nothing but these sources reads it: none of them hands the whole environment to a function (other
-    than a part computed once per menu, which reads no choice). The item is then kept in a local of the
-    loop instead of the environment: a store and a load instead of a subscript each. Else None."""
-    import re
-    from .menuplan import reads_no_choice_calls
+def item_local(pool, slot: int, srcs: list) -> tuple:
+    """(what a generator's loop binds its item to, the sources `srcs` reading it there). The item is the
+    slot `e[slot]`; when nothing but these sources can read it (none hands the whole environment to a
+    function: menuplan.hands_environment) it is kept in a local of the loop instead, a store and a load
+    where the slot costs a subscript each."""
+    from .menuplan import hands_environment
     from .peephole import QUOTED
-    for src in srcs:
-        if src is not None and re.search(r"\be\b(?!\[|\.__setitem__\()", reads_no_choice_calls(pool, src)):
-            return None
+    if any(src is not None and hands_environment(pool, src) for src in srcs):
+        return f"e[{slot}]", srcs
     var = f"_i{slot}"
     item = re.compile(f"({QUOTED})|(?<![\\w.])e\\[{slot}\\]")
     return var, [item.sub(lambda m: m.group(1) or var, src) if src is not None else None for src in srcs]

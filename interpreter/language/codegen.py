@@ -45,8 +45,8 @@ UNTRUSTED = (TypeError, KeyError, IndexError, AttributeError, ValueError, ZeroDi
 
 
 # The code object of every generated source compiled so far, with the pool constants it reads (see
-# peephole), for the same rules loaded again or code from the
-# cache, see `cache`); `record()` collects the sources a load uses.
+# peephole): for the same rules loaded again, or code from the cache (see `cache`). `record()` collects
+# the sources a load uses.
 CODES: dict = {}
 MAX_CODES = 50_000
 _used: set | None = None

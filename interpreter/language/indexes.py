@@ -100,8 +100,8 @@ def zone_index(table):
         zone, types = s.zones[z], s.types
         kept = last.get(z)
         same = grown = False
+        old = kept[0] if kept is not None else None
         if kept is not None and kept[1] is types:
-            old = kept[0]
             same = old == zone
             # pieces put on the zone since (a move appends): the old ones first, as they were
             grown = not same and len(zone) > len(old) and zone[:len(old)] == old
@@ -109,14 +109,14 @@ def zone_index(table):
             return kept[2]
         if grown and kept[2] is not None:
             by_value = dict(kept[2])  # (new lists for the values that grew: a list handed out never changes)
-            for x in zone[len(kept[0]):]:
+            for x in zone[len(old):]:
                 v = table[types[x]]
                 by_value[v] = by_value.get(v, []) + [x]
             last[z] = (zone[:], types, by_value)
             return by_value
         if now or same or grown:
             by_value = build(zone, types)
-            last[z] = (kept[0] if same else zone[:], types, by_value)
+            last[z] = (old if same else zone[:], types, by_value)
             return by_value
         last[z] = (zone[:], types, None)  # the pieces, to know the zone when it is filtered again
         return None
@@ -172,11 +172,8 @@ def indexed_walk(c, coll, var, cond_node, sc, inner, early=False):
     if ix is None:
         ix = made[prop] = zone_index(property_table(c.w, prop))
     if early:
-        walk = c.pool.define("s, e", [
-            f"_z = {c.src(coll)}",
-            f"return {c.pool.ref(ix.first_ones)}(s, _z, {c.src(value)}) if s.zones[_z] else ()"])
+        pieces = f"{c.pool.ref(ix.first_ones)}(s, _z, {c.src(value)})"
     else:
-        walk = c.pool.define("s, e", [
-            f"_z = {c.src(coll)}",
-            f"return {c.pool.ref(charge)}(s, {c.pool.ref(ix)}(s, _z, {c.src(value)})) if s.zones[_z] else ()"])
+        pieces = f"{c.pool.ref(charge)}(s, {c.pool.ref(ix)}(s, _z, {c.src(value)}))"
+    walk = c.pool.define("s, e", [f"_z = {c.src(coll)}", f"return {pieces} if s.zones[_z] else ()"])
     return c.pool.ref(walk) + "(s, e)", rest, (coll.deps or frozenset()) | (value.deps or frozenset())

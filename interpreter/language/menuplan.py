@@ -104,19 +104,20 @@ def by_signature(pool, cond_src, slot) -> bool:
     rest = re.sub(r"s\.types\[" + ref + r"\]|s\.fields\[\d+\]\[" + ref + r"\]", "", cond_src)
     if f"e[{slot}]" in rest:
         return False
-
-    rest = reads_no_choice_calls(pool, rest)
-    return re.search(r"\be\b(?!\[|\.__setitem__\()", rest) is None
+    return not hands_environment(pool, rest)
 
 
-def reads_no_choice_calls(pool, src: str) -> str:
-    """`src` without its calls of parts computed once per menu (`K[i](s, e)` where K[i] reads no choice)."""
+def hands_environment(pool, src: str) -> bool:
+    """Whether generated source `src` hands the whole environment `e` to a function that may read any of
+    its slots: any use of `e` other than `e[i]`, `e.__setitem__(` and a call of a part computed once per
+    menu (`K[i](s, e)` where K[i] reads no choice)."""
     import re
 
     def hoisted(m):
         obj = pool.K[int(m.group(1))]
         return "" if getattr(obj, "reads_no_choice", False) else m.group(0)
-    return re.sub(r"K\[(\d+)\]\(s, e\)", hoisted, src)
+    rest = re.sub(r"K\[(\d+)\]\(s, e\)", hoisted, src)
+    return re.search(r"\be\b(?!\[|\.__setitem__\()", rest) is not None
 
 
 def conjuncts(x) -> list:

@@ -66,8 +66,8 @@ def memoized(c, name, params, body, args):
     fn, memo_of_values, t = f
     # A pure call among the arguments (`workers_needed(v, depot_of_slot(t.slot), ...)`): one memo for the
     # two, keyed by the outer call's other arguments and the inner call's, not a look-up for each.
-    # source of a memoized call -> (function, its arguments); per pool, since `K[i]` means another object
-    # in another pool (a trial's)
+    # `calls`: the source of each memoized call -> (function, its arguments), per pool (`K[i]` means
+    # another object in another pool, a trial's).
     calls = c.pool.__dict__.setdefault("pure_calls", {})
     inner = [calls.get(a._src) if a._src is not None and a.c is NOCONST else None for a in args]
     if any(inner):
