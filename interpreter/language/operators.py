@@ -66,6 +66,10 @@ class Operators:
         if op not in ("==", "!=") and (a.t not in ("int", "any") or b.t not in ("int", "any")):
             raise CompileError(f"'{op}' compares numbers, not {a.t} and {b.t}", n)
         self.check_comparable(a, b, n)
+        if op in ("==", "!=") and (a.c is None or b.c is None):
+            # none equals only none, whatever the other value's type: `is` says so without asking the
+            # other value to compare itself
+            op = "is" if op == "==" else "is not"
         return self.gen(f"(({self.src(a)}) {op} ({self.src(b)}))", "bool")
 
     def check_comparable(self, a: X, b: X, node):
