@@ -16,7 +16,8 @@ Load time (per definition):
 - `MAX_PIECES`         pieces of all component types together, at the largest player count (shipped: < 300)
 - tables and every other YAML value: the loader's caps (values per file, aliases, depth)
 Run time (per decision):
-- `MAX_FLOW_DEPTH`     frames on the flow stack (shipped: < 15)
+- `MAX_FLOW_DEPTH`     frames on the flow stack, checked where a call or a hook pushes its flow: the only
+                       pushes the flow can repeat without bound (shipped: < 15)
 - `MAX_EVENTS`         events emitted while taking one decision (shipped: < 20)
 - lists a rule builds grow only by loop steps (`range`, generators), so LOOP_BUDGET bounds them; no
   operator makes a string longer (arithmetic takes numbers only, checked at load, or at run time for a

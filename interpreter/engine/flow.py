@@ -19,6 +19,11 @@ SEQ, EFFECT, STEP, CALL, IF, REPEAT, EACH = range(7)
 SIMUL = 7  # a simultaneous decision (simultaneous.py)
 DEFAULT_MAX = 1000
 ADVANCE_GUARD = 200_000
+# The flow machine's loop runs over this range: a flow that enters ADVANCE_GUARD nodes without coming to a
+# decision is stopped. The depth of the stack is checked where it can grow without bound: a call (a phase
+# that calls itself) and a hook's flow (push()). Every other node pushes a child written inside it, so
+# their frames are at most as deep as the definition's nesting (the loader's depth cap).
+_GUARD = range(ADVANCE_GUARD)
 _events = 0  # events emitted since the decision began (one process plays one decision at a time)
 
 
@@ -266,18 +271,15 @@ def _located(game, s) -> str | None:
 def _advance(game, s, log):
     nodes = game.nodes
     flow = s.flow  # the same list all along (effects push and pop frames, never replace it)
-    guard = ADVANCE_GUARD
-    depth = MAX_FLOW_DEPTH
-    while flow:
-        guard -= 1
-        if guard < 0 or len(flow) > depth:  # frames are pushed inline below: push()'s limit, checked here
-            _flow_limit(guard)
+    for _ in _GUARD:  # at most ADVANCE_GUARD nodes entered without a decision
+        if not flow:
+            return
         fr = flow[-1]
         node = nodes[fr[0]]
         k = node.kind
         if k == SEQ:
             pc = fr[3]
-            if pc == 0 and log is not None and (node.phase is not None or node.tmpl is not None):
+            if log is not None and pc == 0 and (node.phase is not None or node.tmpl is not None):
                 checkpoint(game, s, log)
                 log.append(_told(game, s, node, fr))
             if pc < len(node.children):
@@ -394,6 +396,8 @@ def _advance(game, s, log):
                 if target is None:
                     raise RuleError(f"call: no phase named {name!r}", _at(game, node))
             game.fired[("phase", nodes[target].phase)] = game.fired.get(("phase", nodes[target].phase), 0) + 1
+            if len(flow) >= MAX_FLOW_DEPTH:  # a call that re-enters itself (see _GUARD)
+                _flow_limit(0)
             flow.append([target, fr[1], fr[2], 0, None, 0, 0])
         else:  # SIMUL
             from . import simultaneous
@@ -404,6 +408,8 @@ def _advance(game, s, log):
                 return
             else:
                 simultaneous.reveal(game, s, fr, node, log)
+    if flow:
+        _flow_limit(-1)
 
 
 def _flow_limit(guard):
