@@ -761,7 +761,6 @@ def test_deeply_nested_defs_compile_and_evaluate(tmp_path):
     assert game.outcome(game.new_game(2))["scores"] == [119, 119]
 
 
-
 ITEMS = """
 game: {id: items, players: [2]}
 zones:

@@ -20,8 +20,8 @@ SIMUL = 7  # a simultaneous decision (simultaneous.py)
 DEFAULT_MAX = 1000
 ADVANCE_GUARD = 200_000
 # The flow machine's loop runs over this range: a flow that enters ADVANCE_GUARD nodes without coming to a
-# decision is stopped. The depth of the stack is checked where it can grow without bound: a call (a phase
-# that calls itself) and a hook's flow (push()). Every other node pushes a child written inside it, so
+# decision is stopped. The depth of the stack is checked (push()) where it can grow without bound: a call
+# (a phase that calls itself) and a hook's flow. Every other node pushes a child written inside it, so
 # their frames are at most as deep as the definition's nesting (the loader's depth cap).
 _GUARD = range(ADVANCE_GUARD)
 _events = 0  # events emitted since the decision began (one process plays one decision at a time)
@@ -396,9 +396,7 @@ def _advance(game, s, log):
                 if target is None:
                     raise RuleError(f"call: no phase named {name!r}", _at(game, node))
             game.fired[("phase", nodes[target].phase)] = game.fired.get(("phase", nodes[target].phase), 0) + 1
-            if len(flow) >= MAX_FLOW_DEPTH:  # a call that re-enters itself (see _GUARD)
-                _flow_limit(0)
-            flow.append([target, fr[1], fr[2], 0, None, 0, 0])
+            push(s, target, fr[1], fr[2])  # (checks the depth: a phase may call itself, see _GUARD)
         else:  # SIMUL
             from . import simultaneous
             if fr[4] is None and not simultaneous.start(game, s, fr, node):
@@ -409,15 +407,7 @@ def _advance(game, s, log):
             else:
                 simultaneous.reveal(game, s, fr, node, log)
     if flow:
-        _flow_limit(-1)
-
-
-def _flow_limit(guard):
-    """Raise the limit the flow passed: the nodes entered without a decision, or the depth of the stack."""
-    if guard < 0:
         raise RuleError(f"the flow entered {ADVANCE_GUARD} nodes without a decision (a loop with no end?)")
-    raise RuleError(f"the flow is nested more than {MAX_FLOW_DEPTH} deep (a hook or call that re-enters "
-                    "itself?): the flow-depth limit")
 
 
 def _at(game, node):
