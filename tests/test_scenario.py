@@ -237,3 +237,48 @@ def test_total_checks_the_sum_of_a_players_scoring_items(tmp_path):
     """)
     assert ok.passed, ok.failures
     assert wrong.failures == ["then: total score of p1: expected 10, got 9"]
+
+
+def test_regression_a_piece_named_by_a_type_spelt_like_a_seat_is_a_piece(tmp_path):
+    """A component type may be named `p02`: in a scenario action it names that piece, as it did when the
+    argument checks came in (it is a seat only where the argument takes a player)."""
+    from games import write_game
+    root = write_game(tmp_path, """
+        game: {id: offers, players: [2]}
+        zones:
+          global: {pool: {}}
+          player: {kept: {}}
+        components:
+          tile:
+            zone: pool
+            types: {p01: {}, p02: {}, p03: {}}
+        steps:
+          offer:
+            actions:
+              offer:
+                choose: {x: pool}
+                effect: "move(x, player.kept)"
+        flow:
+          - each_player: {step: offer}
+        scoring:
+          items:
+            kept: {expr: "size(player.kept)"}
+    """)
+    (root / "scenarios").mkdir()
+    (root / "scenarios" / "offers.yaml").write_text(textwrap.dedent("""
+        scenarios:
+          offer_by_type:
+            source: "a test"
+            players: 2
+            when: [offer(x=p02), offer(x=p01)]
+            then: {"all(x.type == p02 for x in p1.kept)": true, "all(x.type == p01 for x in p2.kept)": true,
+                   size(pool): 1}
+          a_seat_is_not_a_piece:
+            source: "a test"
+            players: 2
+            when: [offer(x=p2)]
+    """), encoding="utf-8")
+    by_name = {r.name: r for r in run_game_scenarios(load_game(root), root)}
+    assert by_name["offer_by_type"].passed, by_name["offer_by_type"].failures
+    assert not by_name["a_seat_is_not_a_piece"].passed
+    assert "cannot be argument x, which takes a piece" in by_name["a_seat_is_not_a_piece"].failures[0]

@@ -167,3 +167,43 @@ def test_the_shape_check_refuses_numbers_written_otherwise(key, value):
     d[key] = value
     with pytest.raises(StateFormatError, match="whole number"):
         from_json(d, game.layout, game.id)
+
+
+def test_regression_a_game_whose_flow_is_a_call_of_a_phase_saves_and_loads(tmp_path):
+    """A state the engine made is always a valid saved state: a top-level flow that is `call: PHASE`
+    (and a hook whose flow is a call) leaves no frame of its own, so the stack starts at the phase's."""
+    from games import make_game
+    game = make_game(tmp_path, """
+        game: {id: callroot, players: [2]}
+        vars:
+          player: {points: {type: int, init: 0}, bonus: {type: int, init: 0}}
+        phases:
+          main:
+            flow:
+              - repeat:
+                  each_player: {step: play}
+                until: "sum(p.points for p in players) >= 6"
+                max: 10
+          reward:
+            flow:
+              - step: bonus
+        steps:
+          play:
+            actions:
+              score: {effect: "player.points += 1\\nemit scored(player)"}
+              rest: {effect: "player.bonus += 0"}
+          bonus:
+            actions:
+              take: {effect: "player.bonus += 1"}
+        events:
+          scored: {seat: player}
+        hooks:
+          rewarded: {on: scored, do: {call: reward}}
+        flow: {call: main}
+        scoring:
+          items:
+            points: {expr: "player.points + player.bonus"}
+    """)
+    for seed in range(4):
+        for s in run_random(game, 2, seed).states:
+            assert game.to_json(game.from_json(json.loads(json.dumps(game.to_json(s))))) == game.to_json(s)

@@ -537,17 +537,23 @@ def argument_problem(game, action, arg, value: str, n: int) -> str | None:
     types = {t for a in acts for p, t in zip(a.pnames, getattr(a, "ptypes", ())) if p == arg}
     w = game.world
     text = value.strip()
+    # Every type of value the text can denote; it is a fit if any of them is one the argument takes (a
+    # component type named `p02` names a piece even though it is spelt like a seat).
+    readings = []
     if text.lstrip("-").isascii() and text.lstrip("-").isdigit():
-        ok = not types or types & {"int", "piece", "player", "any"}
-    elif text.startswith("p") and text[1:].isascii() and text[1:].isdigit():
-        ok = (not types or types & {"player", "any"}) and 1 <= int(text[1:]) <= n
-    elif text in w.types:
-        ok = not types or types & {"piece", "str", "any"}
-    elif text in w.all_strings or text in ("true", "false", "none"):
-        ok = not types or types & {"str", "any", "bool", "none"}
-    else:
+        readings.append({"int", "piece", "player", "any"})
+    if text in w.types:
+        readings.append({"piece", "str", "any"})
+    if text in w.all_strings or text in ("true", "false", "none"):
+        readings.append({"str", "any", "bool", "none"})
+    if text.startswith("p") and text[1:].isascii() and text[1:].isdigit() and 1 <= int(text[1:]) <= n:
+        readings.append({"player", "any"})
+    if not readings and text.startswith("p") and text[1:].isascii() and text[1:].isdigit():
+        return f"{text!r} cannot be argument {arg}: a game of {n} players has seats p1 to p{n}"
+    if not readings:
         return (f"{text!r} is not a value of argument {arg} (a kind value, a component type, a piece id or pN)"
                 + _hint(text, w.all_strings))
+    ok = not types or any(types & r for r in readings)
     return None if ok else f"{text!r} cannot be argument {arg}, which takes a {' or '.join(sorted(types))}"
 
 

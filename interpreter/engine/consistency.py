@@ -67,8 +67,14 @@ def _values_problem(game, s) -> str | None:
 def _stacked_children(game, node_id) -> set:
     """The nodes whose frame may sit right above a frame of `node_id`: its children, where an `if` or a
     `call` (which leave the stack before their branch or phase is pushed) stands for what it pushes."""
+    return _pushed(game, [c for c in game.nodes[node_id].children if c is not None])
+
+
+def _pushed(game, node_ids) -> set:
+    """The nodes whose frames stand on the stack for `node_ids`: a node itself, or, for an `if` or a
+    `call` (which leave no frame of their own), the branches or phases they push, followed down."""
     nodes = game.nodes
-    out, todo = set(), [c for c in nodes[node_id].children if c is not None]
+    out, todo = set(), list(node_ids)
     while todo:
         c = todo.pop()
         kind = nodes[c].kind
@@ -76,9 +82,9 @@ def _stacked_children(game, node_id) -> set:
             todo.extend(x for x in nodes[c].children if x is not None)
         elif kind == CALL:
             if nodes[c].extra is not None:
-                out.add(nodes[c].extra)
+                todo.append(nodes[c].extra)
             else:
-                out.update(game.phase_root.values())
+                todo.extend(game.phase_root.values())
         else:
             out.add(c)
     return out
@@ -93,12 +99,12 @@ def _flow_problem(game, s) -> str | None:
         for lst in game.hooks.values():
             for *_h, body in lst:
                 if body is not None:
-                    hooks.add(body)
-                    hooks.update(_stacked_children(game, body) if nodes[body].kind in (IF, CALL) else ())
+                    hooks.update(_pushed(game, [body]))
     if not s.flow:
         return None
-    if s.flow[0][0] not in ({game.root} | (_stacked_children(game, game.root) if nodes[game.root].kind in (IF, CALL)
-                                           else set())):
+    if "root" not in cache:  # a flow that is an `if` or a `call` starts at what it pushes
+        cache["root"] = _pushed(game, [game.root])
+    if s.flow[0][0] not in cache["root"]:
         return "the flow stack does not start at the game's flow"
     for below, fr in zip(s.flow, s.flow[1:]):
         if below[0] not in cache:
