@@ -230,10 +230,25 @@ def _mcts_bot(seed: Any = None, **options) -> Bot:
     return MctsBot(seed, **options)
 
 
-BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": _mcts_bot}
+def _learned_bot(seed: Any = None, **options) -> Bot:
+    from .learned import LearnedBot
+
+    return LearnedBot(seed, **options)
+
+
+def _search_bot(seed: Any = None, **options) -> Bot:
+    from .learned import SearchBot
+
+    return SearchBot(seed, **options)
+
+
+BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": _mcts_bot,
+                                       "learned": _learned_bot, "search": _search_bot}
 BOT_OPTIONS: dict[str, dict[str, type]] = {
     "random": {}, "greedy": {"depth": int},
     "mcts": {"iterations": int, "ms": float, "c": float, "depth": int, "prior": int},
+    "learned": {"samples": int, "explore": float},
+    "search": {"iterations": int, "ms": float, "c": float, "depth": int, "prior": int},
 }
 BOT_HELP = ("random | greedy[:depth=D] | mcts[:iterations=N|ms=N,c=C,depth=D,prior=P] "
             "(e.g. mcts:ms=500; iterations is reproducible, ms depends on the machine)")
@@ -260,7 +275,7 @@ def parse_bot_spec(spec: str) -> tuple[str, dict]:
             raise BotSpecError(f"bot {spec!r}: {key} must be a {allowed[key].__name__}, not {value!r}") from None
         if options[key] < 0:
             raise BotSpecError(f"bot {spec!r}: {key} must not be negative")
-    if name == "mcts" and "iterations" in options and "ms" in options:
+    if name in ("mcts", "search") and "iterations" in options and "ms" in options:
         raise BotSpecError(f"bot {spec!r}: give iterations or ms, not both")
     return name, options
 

@@ -194,7 +194,7 @@ class Determinizer:
                 row[name] = _plain(start.p[pl][slot])
                 hidden_vars.append(("player", pl, slot, k.resource_of.get(("player", name))))
         # A first filling of the hidden zones, so that the template is a complete state.
-        fill = self._deal(random.Random(0))
+        fill = self._deal(None)  # any complete filling: every sample deals these zones again
         for z, pieces in fill.items():
             owner = lay.zone_owner(z)
             name = lay.zone_name(z)
@@ -236,10 +236,12 @@ class Determinizer:
         lay = self.game.layout
         fields = {f: list(col) for f, col in view["pieces"]["fields"].items()}
         for f, col in fields.items():
-            c = lay.fields[f]
+            first = start.fields[lay.fields[f]]
             for x in self.unseen:
-                if col[x] is None and start.fields[c][x] is not None:
-                    col[x] = _plain(start.fields[c][x])
+                if col[x] is None:
+                    v = first[x]
+                    if v is not None:
+                        col[x] = dict(v) if isinstance(v, dict) else v
         return {"types": list(view["pieces"]["types"]), "fields": fields}
 
     def _hidden(self, view, z) -> bool:
@@ -252,20 +254,40 @@ class Determinizer:
     def of(cls, game, view: dict) -> "Determinizer":
         return cls(game, view)
 
-    def _deal(self, r: random.Random) -> dict[int, list[int]]:
+    def _deal(self, r: random.Random | None) -> dict[int, list[int]]:
+        """The unseen pieces shuffled (by `r`; None: in id order), then dealt zone by zone (the most particular first): each zone takes
+        the first pieces of the shuffled pool it can hold, then any, as many as it has unknown slots."""
         pool = self.unseen[:]
-        r.shuffle(pool)
+        if r is not None:
+            # a uniformly random order: each piece keyed by a fresh draw (one C call each, where
+            # Random.shuffle draws a bounded integer per piece)
+            keys = {x: r.random() for x in pool}
+            pool.sort(key=keys.__getitem__)
         types = self.view["pieces"]["types"]
+        used: set = set()
         out = {}
         for z, n, holds in self.zones:
-            take = [x for x in pool if types[x] in holds][:n] if holds else []
+            take: list = []
+            if n and holds:
+                for x in pool:
+                    if x not in used and types[x] in holds:
+                        take.append(x)
+                        if len(take) == n:
+                            break
             if len(take) < n:  # nothing learned fits: any unseen piece
                 taken = set(take)
-                take += [x for x in pool if x not in taken][:n - len(take)]
-            taken = set(take)
-            pool = [x for x in pool if x not in taken]
-            dealt = iter(take)
-            out[z] = [next(dealt) if x is None else x for x in self.slots[z]]
+                for x in pool:
+                    if x not in used and x not in taken:
+                        take.append(x)
+                        if len(take) == n:
+                            break
+            used.update(take)
+            slots = self.slots[z]
+            if n == len(slots):
+                out[z] = take
+            else:
+                dealt = iter(take)
+                out[z] = [next(dealt) if x is None else x for x in slots]
         return out
 
     def sample(self, r: random.Random):

@@ -204,7 +204,12 @@ class MctsBot(Bot):
         if not over and self.depth:
             state = self.rollout(game, state, rng, self.depth)
             over = game.is_over(state)
-        return path, reward(game, state, sign, over)
+        return path, self.value(game, state, sign, over)
+
+    def value(self, game, state, sign: int, over: bool) -> list[float]:
+        """Each seat's value of a position the search reached (in 0..1): `reward` (the outcome at the
+        end, the score margin before it); a search guided by a model values positions by the model."""
+        return reward(game, state, sign, over)
 
     def _prime(self, game, play, state, me, root, root_ids, sign) -> bool:
         """Give each of the seat's actions `prior` visits worth the position right after it (its value
@@ -223,7 +228,7 @@ class MctsBot(Bot):
                 after = play.apply(state.copy(game.layout) if play.fast else state, index, aid)
             except RuleError:  # see search: this sample cannot be played on
                 continue
-            v = reward(game, after, sign, game.is_over(after))[me]
+            v = self.value(game, after, sign, game.is_over(after))[me]
             if root_ids[aid].get("action") == PASS_ACTION:
                 v -= PASS_PENALTY
             child = root.children[aid] = Node(me)

@@ -1,0 +1,298 @@
+"""Features of a position, derived from the definition alone: what a learned value reads.
+
+    space = FeatureSpace.of(game)                 # once per game (cached)
+    row = space.extract(state, seat, remaining)   # {feature index: value}, what `seat` may see
+    space.names[i]                                # "me.zone.city.type.harbor", "table.var.round", ...
+
+Nothing here is written per game: every feature is a declared thing of the state, counted the same way in
+every definition.
+
+- **Quantities of a seat** (`Q`): each number it holds (player vars; a map var per key), each of its zones
+  (its size; its pieces counted by type, by class and by each text property's value; their number
+  properties and fields summed), each scoring item's current value and the total score.
+- **Quantities of the table** (`G`): global vars, global zones (as above), where the flow is (the step
+  that decides next, whose turn it is counted from the seat, the counters of the repeats on the stack),
+  the end triggers set, and a constant 1.
+
+A seat's feature vector has four blocks: its own quantities (`me.`), the same scaled by how much of the
+game remains (`late.`: `remaining` falls from 1 at the start to 0 at the usual length of a game, so an
+asset can be worth more early than late), the mean of the other seats' quantities (`others.`: the other
+players, then any scripted seats) and the table's (`table.`).
+
+Visibility is the rule of every output (`visibility`, `facing`): a zone the seat may not see counts only
+its size, another seat's private vars are left out, a face-down piece counts in its zone's size only. So
+features computed on a state sampled from a seat's view (`determinize`) are those of the true state
+wherever the seat can tell, and the learner cannot learn to read what the seat does not see.
+
+`Evaluator` (below) computes a linear value over these features without building them: each piece adds
+the precomputed weight of its (zone, type), so judging a position costs about one look-up per piece.
+"""
+from __future__ import annotations
+
+import weakref
+
+from ..engine.facing import piece_seen
+from ..engine.flow import REPEAT
+from ..engine.visibility import sees, var_modes
+
+BLOCKS = ("me", "late", "others", "table")
+TEXT_VALUES_MAX = 16  # a text property with more distinct values than this is not counted per value
+
+
+class ZoneShape:
+    """The sub-block of one zone name: offsets of its features and what each piece type adds."""
+
+    def __init__(self, fs: "FeatureSpace", prefix: str):
+        self.base = len(fs.qnames) if prefix.startswith("q") else len(fs.gnames)
+        names = fs.qnames if prefix.startswith("q") else fs.gnames
+        label = prefix.split(":", 1)[1]
+        names.append(f"{label}.size")
+        w = fs.world
+        # per type: ((offset, value), ...) of the features one piece of that type adds
+        self.adds: list[tuple] = []
+        offsets: dict[str, int] = {}
+
+        def off(name):
+            if name not in offsets:
+                offsets[name] = len(names) - self.base
+                names.append(f"{label}.{name}")
+            return offsets[name]
+
+        for t in fs.type_names:
+            cls = w.class_of.get(t)
+            add = [(off(f"type.{t}"), 1.0), (off(f"class.{cls}"), 1.0)]
+            for prop, ptype in fs.props_of_class[cls]:
+                v = w.props[prop].get(t)
+                if v is None or isinstance(v, (list, dict)):
+                    continue
+                if ptype in ("int",) and type(v) is int and v:
+                    add.append((off(f"sum.{prop}"), float(v)))
+                elif ptype == "bool" and v is True:
+                    add.append((off(f"count.{prop}"), 1.0))
+                elif ptype == "str" and prop in fs.text_props:
+                    add.append((off(f"{prop}.{v}"), 1.0))
+            self.adds.append(tuple(add))
+        # fields of the pieces: (column, kind, offset)
+        self.fields = []
+        for fname, (col, ftype) in w.fields.items():
+            kind = ftype if ftype in ("int", "bool", "map") else "set"
+            self.fields.append((col, kind, off(f"field.{fname}")))
+        self.size = len(names) - self.base
+
+
+class FeatureSpace:
+    """The features of one game (see the module doc). Indices are fixed by the definition; `names` say
+    what each is, so a model stores weights by name and survives a reordering."""
+
+    def __init__(self, game):
+        self.game = game
+        w = self.world = game.world
+        lay = self.layout = game.layout
+        self.type_names = list(w.types)
+        self.type_index = {t: i for i, t in enumerate(self.type_names)}
+        self.props_of_class = {cls: [(p, w.prop_types.get(p)) for p in w.props
+                                     if any(w.props[p].get(t) is not None for t in self.type_names
+                                            if w.class_of.get(t) == cls)] for cls in w.classes}
+        self.text_props = {p for p, t in w.prop_types.items() if t == "str"
+                           and len({v for v in w.props[p].values() if isinstance(v, str)}) <= TEXT_VALUES_MAX}
+        self.qnames: list[str] = []
+        self.gnames: list[str] = []
+        # --- a seat's quantities
+        self.pvar_feats = []  # (slot, key or None, index)
+        for name, v, t in w.var_defs["player"]:
+            self._var(name, v, t, lay.pvars[name], self.qnames, self.pvar_feats)
+        self.private = var_modes(w, "player")  # name -> mode
+        self.pzone_shapes = {}
+        for name in lay.pzones:
+            self.pzone_shapes[name] = ZoneShape(self, f"q:zone.{name}")
+        self.item_index = {}
+        for iid, *_ in game.score_items:
+            self.item_index[iid] = len(self.qnames)
+            self.qnames.append(f"score.{iid}")
+        self.total_index = len(self.qnames)
+        self.qnames.append("score.total")
+        # --- the table's quantities
+        self.gvar_feats = []
+        for name, v, t in w.var_defs["global"]:
+            self._var(name, v, t, lay.gvars[name], self.gnames, self.gvar_feats)
+        self.secret = var_modes(w, "global")
+        self.gzone_shapes = {}
+        for name in lay.gzones:
+            self.gzone_shapes[name] = ZoneShape(self, f"g:zone.{name}")
+        self.step_index = {}
+        for node in game.nodes:
+            if node.step is not None and node.step.id not in self.step_index:
+                self.step_index[node.step.id] = len(self.gnames)
+                self.gnames.append(f"step.{node.step.id}")
+        self.turn_base = len(self.gnames)
+        self.max_seats = max(game.player_counts) + 8
+        self.gnames.extend(f"turn.{k}" for k in range(self.max_seats))
+        self.turn_none = len(self.gnames)
+        self.gnames.append("turn.none")
+        self.repeat_index = {}
+        for i, node in enumerate(game.nodes):
+            if node.kind == REPEAT:
+                self.repeat_index[i] = len(self.gnames)
+                self.gnames.append("repeat." + "/".join(str(p) for p in node.path))
+        self.trigger_index = {}
+        for t in w.end_triggers:
+            self.trigger_index[t] = len(self.gnames)
+            self.gnames.append(f"ends.{t}")
+        self.bias = len(self.gnames)
+        self.gnames.append("bias")
+        self.remaining_index = len(self.gnames)
+        self.gnames.append("remaining")
+        Q = len(self.qnames)
+        self.Q, self.G = Q, len(self.gnames)
+        self.names = ([f"me.{n}" for n in self.qnames] + [f"late.{n}" for n in self.qnames]
+                      + [f"others.{n}" for n in self.qnames] + [f"table.{n}" for n in self.gnames])
+        self.offsets = {"me": 0, "late": Q, "others": 2 * Q, "table": 3 * Q}
+        self.index = {n: i for i, n in enumerate(self.names)}
+
+    def _var(self, name, v, t, slot, names, out):
+        if t in ("int", "bool"):
+            out.append((slot, None, len(names)))
+            names.append(f"var.{name}")
+        elif t == "map":
+            kind = v.get("of")
+            keys = sorted(k for k, kk in self.world.kind_values.items() if kk == kind) if kind else []
+            for k in keys:
+                out.append((slot, k, len(names)))
+                names.append(f"var.{name}.{k}")
+
+    @classmethod
+    def of(cls, game) -> "FeatureSpace":
+        fs = _spaces.get(game)
+        if fs is None:
+            fs = _spaces[game] = cls(game)
+        return fs
+
+    # ------------------------------------------------------------------ quantities
+    def seat_quantities(self, s, pl: int, viewer: int, scores) -> dict:
+        """Seat `pl`'s quantities as `viewer` may see them: {Q index: value}."""
+        out: dict[int, float] = {}
+        row = s.p[pl]
+        own = pl == viewer
+        for slot, key, i in self.pvar_feats:
+            v = row[slot] if key is None else row[slot].get(key, 0)
+            if v:
+                out[i] = float(v)
+        if not own and self.private:
+            for name, mode in self.private.items():
+                if not sees(mode, pl, viewer):
+                    for slot, key, i in self.pvar_feats:
+                        if slot == self.layout.pvars[name]:
+                            out.pop(i, None)
+        lay = self.layout
+        base = lay.G + pl * lay.PZ
+        for name, shape in self.pzone_shapes.items():
+            z = base + lay.pzones[name]
+            self._zone(s, z, shape, self._zone_seen(("player", name), pl, viewer), viewer, out)
+        if scores is not None and pl < len(scores):
+            for iid, v in scores[pl].items():
+                if v:
+                    out[self.item_index[iid]] = float(v)
+            total = sum(scores[pl].values())
+            if total:
+                out[self.total_index] = float(total)
+        return out
+
+    def table_quantities(self, s, viewer: int, game) -> dict:
+        """The table's quantities as `viewer` may see them: {G index: value}."""
+        out: dict[int, float] = {self.bias: 1.0}
+        g = s.g
+        for slot, key, i in self.gvar_feats:
+            v = g[slot] if key is None else g[slot].get(key, 0)
+            if v:
+                out[i] = float(v)
+        for name, mode in self.secret.items():
+            if not sees(mode, None, viewer):
+                slot = self.layout.gvars[name]
+                for sl, key, i in self.gvar_feats:
+                    if sl == slot:
+                        out.pop(i, None)
+        lay = self.layout
+        for name, shape in self.gzone_shapes.items():
+            self._zone(s, lay.gzones[name], shape, self._zone_seen(("global", name), None, viewer), viewer, out)
+        if s.flow:
+            top = game.nodes[s.flow[-1][0]]
+            if top.step is not None:
+                out[self.step_index[top.step.id]] = 1.0
+            for fr in s.flow:
+                i = self.repeat_index.get(fr[0])
+                if i is not None and fr[3]:
+                    out[i] = float(fr[3])
+        who = game.current_player(s) if s.flow else None
+        if who is None:
+            out[self.turn_none] = 1.0
+        else:
+            out[self.turn_base + min((who - viewer) % len(s.p), self.max_seats - 1)] = 1.0
+        for t in s.ends:
+            i = self.trigger_index.get(t)
+            if i is not None:
+                out[i] = 1.0
+        return out
+
+    def _zone_seen(self, key, owner, viewer) -> bool:
+        return sees(self.world.zone_visibility.get(key), owner, viewer)
+
+    def _zone(self, s, z, shape, seen, viewer, out):
+        pieces = s.zones[z]
+        if not pieces:
+            return
+        b = shape.base
+        out[b] = out.get(b, 0.0) + len(pieces)
+        if not seen:
+            return
+        types, ti, adds, faces = s.types, self.type_index, shape.adds, s.faces
+        fields = shape.fields
+        for x in pieces:
+            if faces and x in faces and not piece_seen(self.game, s, x, viewer):
+                continue
+            for o, v in adds[ti[types[x]]]:
+                out[b + o] = out.get(b + o, 0.0) + v
+            for col, kind, o in fields:
+                v = s.fields[col][x]
+                if v is None or v is False:
+                    continue
+                if kind == "int":
+                    add = float(v)
+                elif kind == "map":
+                    add = float(sum(v.values()))
+                else:
+                    add = 1.0
+                if add:
+                    out[b + o] = out.get(b + o, 0.0) + add
+
+    # ------------------------------------------------------------------ rows
+    def extract(self, s, seat: int, remaining: float, scores=None) -> dict:
+        """The feature row of `seat` in state `s` (see the module doc): {index: value}, zeros left out.
+        `scores` is `game.score_breakdown(s)` when the caller has it."""
+        game = self.game
+        if scores is None:
+            scores = game.score_breakdown(s)
+        Q = self.Q
+        row: dict[int, float] = {}
+        mine = self.seat_quantities(s, seat, seat, scores)
+        for i, v in mine.items():
+            row[i] = v
+            if remaining:
+                row[Q + i] = v * remaining
+        others = [o for o in range(len(s.p)) if o != seat]
+        if others:
+            k = 1.0 / len(others)
+            acc: dict[int, float] = {}
+            for o in others:
+                for i, v in self.seat_quantities(s, o, seat, scores).items():
+                    acc[i] = acc.get(i, 0.0) + v
+            for i, v in acc.items():
+                row[2 * Q + i] = v * k
+        for i, v in self.table_quantities(s, seat, game).items():
+            row[3 * Q + i] = v
+        if remaining:
+            row[3 * Q + self.remaining_index] = remaining
+        return row
+
+
+_spaces: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+

@@ -1,0 +1,224 @@
+"""The learned bot: one look ahead over the legal actions, each position after it judged by a value model
+learned from the definition by self-play (`valuemodel`, trained by `meeple train`).
+
+    bot = make_bot("learned", seed=1)          # the game's model, found beside its definition
+    action = decide(bot, game, state)          # from the seat's view, as every bot
+
+For each legal action the bot samples a state from its seat's view (`determinize`), plays the action on it
+and asks the model what the position is worth to the seat (`valuemodel.Evaluator.utilities`: its predicted
+final score against the best other's, or the shared result first in a cooperative game); with `samples=K`
+it averages K samples (where what the seat cannot see matters to the choice, such as its own hidden card).
+It thinks about a millisecond per decision: a model is a table of weights, and a position costs one
+look-up per piece.
+
+Which model: `models/*.json` in the game's folder whose `players` list the table's player count (for a
+variant or house rule, its base game's models: the features have the same names). A model trained on other
+rules is refused (`StaleModel`); no model at all is a `NoModel` error naming `meeple train`.
+"""
+from __future__ import annotations
+
+import math
+import weakref
+from pathlib import Path
+from typing import Any
+
+from ..engine import fastpath
+from ..engine.errors import IllegalAction
+from ..language.compiler import RuleError
+from .bots import PASS_ACTION, Bot, BotSpecError, SeatView
+from .determinize import Determinizer, unrecorded
+from .valuemodel import MODEL_DIR, ModelError, ValueModel
+
+PASS_PENALTY = 1e-6  # a pass loses to any action of the same value
+
+
+class NoModel(ModelError):
+    """No trained model for this game and player count."""
+
+
+class LearnedBot(Bot):
+    """One ply over the legal actions, judged by a learned value (see the module doc). Options: `samples`
+    (states sampled from the view per decision, default 1), `explore` (the chance of a uniformly random
+    choice: for self-play while training; default 0)."""
+
+    name = "learned"
+
+    def __init__(self, seed: Any = None, samples: int = 1, explore: float = 0.0, model: ValueModel | None = None):
+        super().__init__(seed)
+        if samples < 1:
+            raise BotSpecError("learned: samples must be at least 1")
+        if not 0 <= explore <= 1:
+            raise BotSpecError("learned: explore is a chance, from 0 to 1")
+        self.samples, self.explore, self.model = samples, explore, model
+        self._judges: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+    def spec(self) -> str:
+        extra = [f"samples={self.samples}"] if self.samples != 1 else []
+        extra += [f"explore={self.explore:g}"] if self.explore else []
+        return "learned" + (":" + ",".join(extra) if extra else "")
+
+    def judge(self, game, players: int):
+        per_game = self._judges.get(game)
+        if per_game is None:
+            per_game = self._judges[game] = {}
+        j = per_game.get(players)
+        if j is None:
+            j = per_game[players] = (self.model.bind(game, checked=False) if self.model is not None
+                                     else evaluator_for(game, players))
+        return j
+
+    def choose(self, game, view, actions: list[dict]) -> dict:
+        actions = self._actions(view, actions)
+        if len(actions) == 1:
+            return actions[0]
+        if self.explore and self.rng.random() < self.explore:
+            return actions[self.rng.randrange(len(actions))]
+        values = self.values(game, view, actions)
+        best = max(values)
+        top = [a for a, v in zip(actions, values) if v == best]
+        return top[self.rng.randrange(len(top))] if len(top) > 1 else top[0]
+
+    def values(self, game, view, actions: list[dict]) -> list[float]:
+        """Each action's mean utility to the seat over `samples` states sampled from its view."""
+        view = view.dict() if isinstance(view, SeatView) else view
+        me = view["viewer"]
+        judge = self.judge(game, view["players"])
+        totals = [0.0] * len(actions)
+        counted = [0] * len(actions)
+        fast = fastpath.supports(game)
+        with unrecorded(game):
+            sampler = Determinizer.of(game, view)
+            for _ in range(self.samples):
+                state = sampler.sample(self.rng)
+                sealed = bool(game.is_simultaneous(state))
+                if sealed:
+                    state = game.conceal(state, me)
+                index = _menu_index(game, state) if fast and not sealed else None
+                for i, a in enumerate(actions):
+                    try:
+                        if sealed:
+                            after = game.apply(state, a["id"], player=me)
+                        elif index is not None:
+                            k = index.get(a["id"])
+                            if k is None:  # not legal in this sample (it differs where the seat cannot see)
+                                continue
+                            after = fastpath.apply_index(game, state, k)
+                        else:
+                            after = game.apply(state, a["id"])
+                        v = judge.utilities(after)[me]
+                    except (RuleError, IllegalAction):  # a sample the rules cannot play on: no measure of it
+                        continue
+                    if a.get("action") == PASS_ACTION:
+                        v -= PASS_PENALTY
+                    totals[i] += v
+                    counted[i] += 1
+        return [t / c if c else -math.inf for t, c in zip(totals, counted)]
+
+
+class SearchBot(Bot):
+    """Information-set MCTS guided by the learned value (`search[:iterations=N|ms=N,c=C,depth=D,prior=P]`):
+    the tree of `mcts.MctsBot`, each leaf valued by the model instead of a long random rollout (`depth`
+    random decisions first, default 0), and each of the seat's actions primed with `prior` visits worth
+    its value by the model (the learned bot's view). A leaf's value is the chance the model gives the seat
+    to come out ahead, from its predicted margin and how much of the game remains."""
+
+    name = "search"
+
+    def __init__(self, seed: Any = None, iterations: int | None = None, ms: float | None = None, c: float = 0.5,
+                 depth: int = 0, prior: int = 4, model: ValueModel | None = None):
+        super().__init__(seed)
+        from .mcts import MctsBot
+        if iterations is None and ms is None:
+            iterations = SEARCH_ITERATIONS
+        self.model = model
+        self.tree = MctsBot(seed, iterations=iterations, ms=ms, c=c, depth=depth, prior=prior)
+        self.tree.rng = self.rng
+        self.tree.value = self._value
+        self._judge = None
+        self._game = None
+
+    def spec(self) -> str:
+        return "search:" + self.tree.spec().split(":", 1)[1]
+
+    def _value(self, game, state, sign: int, over: bool) -> list[float]:
+        from .mcts import reward
+        if over:
+            return reward(game, state, sign, True)
+        judge = self._judge
+        u = judge.utilities(state)
+        spread = max(1.0, judge.model.scale) * (0.25 + 0.75 * math.sqrt(judge.remaining(state)))
+        return [(1 - LEAF_MARGIN) / (1.0 + math.exp(-max(-30.0, min(30.0, v / spread)))) +
+                LEAF_MARGIN * (0.5 + 0.5 * v / (abs(v) + spread)) for v in u]
+
+    def choose(self, game, view, actions: list[dict]) -> dict:
+        actions = self._actions(view, actions)
+        if len(actions) == 1:
+            return actions[0]
+        players = view["players"]
+        if self._game is not game or self._judge is None or self._players != players:
+            self._judge = (self.model.bind(game, checked=False) if self.model is not None
+                           else evaluator_for(game, players))
+            self._game, self._players = game, players
+        return self.tree.choose(game, view, actions)
+
+
+SEARCH_ITERATIONS = 100
+LEAF_MARGIN = 0.2   # as at the end of a game (`mcts.MARGIN_WEIGHT`): the part of a value the margin decides
+
+
+_found: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _menu_index(game, state) -> dict:
+    """{action id: its index in the state's menu} (the engine's index path)."""
+    return {fastpath.action_id(game, state, i): i for i in range(fastpath.legal_count(game, state))}
+
+
+def model_files(root) -> list[Path]:
+    folder = Path(root) / MODEL_DIR
+    return sorted(folder.glob("*.json")) if folder.is_dir() else []
+
+
+def find_model(game, players: int) -> tuple[ValueModel, str]:
+    """The model that serves `game` at `players`, checked against its rules, and a note saying which it
+    is ("the model of GAME, N players" or "the base game's model ..." for a variant). NoModel, StaleModel
+    or ModelError otherwise."""
+    origin = getattr(game, "origin", None)
+    if origin is None:
+        raise NoModel(f"{game.id} was not loaded from files: no model beside it")
+    root, variants = origin
+    candidates = [m for m in (_read(p) for p in model_files(root)) if m.serves(players)]
+    if not candidates:
+        raise NoModel(f"no trained model for {game.id} at {players} players: run `meeple train {game.id} "
+                      f"--players {players}`")
+    model = candidates[0]
+    if variants:
+        from ..game import load_game
+        model.check(load_game(root))
+        return model, f"the base game's model ({game.id}, {players} players; a variant's features have its names)"
+    model.check(game)
+    return model, f"the model of {game.id} for {players} players"
+
+
+def _read(path: Path) -> ValueModel:
+    return ValueModel.load(path)
+
+
+def evaluator_for(game, players: int):
+    """The bound model for `game` at `players` (found once per game and count)."""
+    per_game = _found.get(game)
+    if per_game is None:
+        per_game = _found[game] = {}
+    if players not in per_game:
+        model, _note = find_model(game, players)
+        per_game[players] = model.bind(game, checked=False)
+    return per_game[players]
+
+
+def has_model(game, players: int) -> bool:
+    """Is there a usable (fresh) model for `game` at `players`."""
+    try:
+        evaluator_for(game, players)
+        return True
+    except ModelError:
+        return False

@@ -1,0 +1,480 @@
+"""A learned value: each seat's final score (and result) predicted from the features of a position.
+
+    model = ValueModel.load(path)                    # plain JSON, never pickle
+    judge = model.bind(game)                         # refuses a model of other rules (StaleModel)
+    judge.scores(state)                              # each seat's predicted final score
+    judge.utility(state, seat)                       # what the seat plays for (see `Objective`)
+
+A model is two linear heads over `features.FeatureSpace` (weights stored by feature name): `score`, the
+seat's final score, and `result`, its share of the win (1 a win, split on a shared win, 0 a loss). Each
+head predicts one seat's value from that seat's own features, so one model serves every seat. It is
+stamped with the hash of the rules it was trained on (`rules_hash`: the definition's data without labels,
+sources and notes), and `bind` refuses it for other rules, naming both; a variant is bound to its base
+game's model on purpose (`bind(game, base=True)`), since its features have the same names.
+
+`Evaluator` (what `bind` returns) computes a head without building feature rows: per zone name and piece
+type the weight a piece adds is summed once, so a position costs about one look-up per piece.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from pathlib import Path
+
+from ..engine.visibility import sees
+from .features import FeatureSpace
+
+FORMAT = 1
+MODEL_DIR = "models"        # beside the definition's files
+MAX_MODEL_BYTES = 8 << 20   # a model file is read as untrusted input: bounded
+HEADS = ("score", "result")
+PRESENTATION_KEYS = frozenset(("label", "labels", "source", "provisional", "note", "notes", "description",
+                               "words", "display", "scenarios", "comment"))
+
+
+class ModelError(ValueError):
+    """A model file that cannot be read, or that does not fit the game it is used with."""
+
+
+class StaleModel(ModelError):
+    """A model trained on other rules than the game's."""
+
+
+def rules_hash(game) -> str:
+    """The SHA-256 of a definition's rules: its merged data without what only people read (labels,
+    sources, notes, display), so rewording a label keeps a model and changing a number does not."""
+    data = _without_presentation(_plain(game.world.d))
+    text = json.dumps(data, sort_keys=True, ensure_ascii=True, default=str, separators=(",", ":"))
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+def _plain(d):
+    if hasattr(d, "sections"):
+        return {k: _plain(v) for k, v in d.sections.items()}
+    if isinstance(d, dict):
+        return {str(k): _plain(v) for k, v in d.items()}
+    if isinstance(d, (list, tuple)):
+        return [_plain(v) for v in d]
+    return d
+
+
+def _without_presentation(d):
+    if isinstance(d, dict):
+        return {k: _without_presentation(v) for k, v in d.items() if k not in PRESENTATION_KEYS}
+    if isinstance(d, list):
+        return [_without_presentation(v) for v in d]
+    return d
+
+
+class ValueModel:
+    """Weights by feature name for each head, the game and rules they were learned on, the player
+    counts they serve, the usual length of a game per count, and how they were made."""
+
+    def __init__(self, game_id: str, rules: str, players: list[int], heads: dict[str, dict[str, float]],
+                 length: dict[int, float], scale: float = 1.0, trained: dict | None = None):
+        self.game_id, self.rules, self.players = game_id, rules, sorted(players)
+        self.heads = {h: dict(w) for h, w in heads.items()}
+        self.length = {int(k): float(v) for k, v in length.items()}
+        self.scale = float(scale)       # the spread of final scores: the unit of a margin
+        self.trained = dict(trained or {})
+
+    # ------------------------------------------------------------------ files
+    def to_json(self) -> dict:
+        return {"format": FORMAT, "kind": "meeple value model", "game": self.game_id, "rules_hash": self.rules,
+                "players": self.players, "length": {str(k): round(v, 3) for k, v in sorted(self.length.items())},
+                "scale": round(self.scale, 6), "trained": self.trained,
+                "heads": {h: {k: round(v, 9) for k, v in sorted(w.items()) if v} for h, w in self.heads.items()}}
+
+    def save(self, path) -> None:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        tmp.replace(path)
+
+    @classmethod
+    def from_json(cls, d, where: str = "model") -> "ValueModel":
+        if not isinstance(d, dict) or d.get("kind") != "meeple value model":
+            raise ModelError(f"{where}: not a meeple value model")
+        if d.get("format") != FORMAT:
+            raise ModelError(f"{where}: model format {d.get('format')!r}; this meeple reads format {FORMAT}")
+        try:
+            heads = {}
+            for h, w in d["heads"].items():
+                if h not in HEADS or not isinstance(w, dict):
+                    raise ModelError(f"{where}: unknown head {h!r}")
+                heads[h] = {str(k): _finite(v, where) for k, v in w.items()}
+            players = [int(p) for p in d["players"]]
+            length = {int(k): _finite(v, where) for k, v in d["length"].items()}
+            return cls(str(d["game"]), str(d["rules_hash"]), players, heads, length, _finite(d.get("scale", 1.0), where),
+                       d.get("trained") if isinstance(d.get("trained"), dict) else {})
+        except (KeyError, TypeError, ValueError, AttributeError) as ex:
+            if isinstance(ex, ModelError):
+                raise
+            raise ModelError(f"{where}: {type(ex).__name__}: {ex}") from None
+
+    @classmethod
+    def load(cls, path) -> "ValueModel":
+        path = Path(path)
+        try:
+            if path.stat().st_size > MAX_MODEL_BYTES:
+                raise ModelError(f"{path.name}: a model file is at most {MAX_MODEL_BYTES >> 20} MiB")
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as ex:
+            raise ModelError(f"{path.name}: cannot read the model: {ex}") from None
+        return cls.from_json(data, path.name)
+
+    # ------------------------------------------------------------------ use
+    def check(self, game) -> None:
+        """StaleModel unless this model was trained on `game`'s rules."""
+        now = rules_hash(game)
+        if now != self.rules:
+            raise StaleModel(f"the model of {self.game_id} was trained on other rules (rules hash "
+                             f"{self.rules[:12]}, the definition's is now {now[:12]}): train it again with "
+                             f"`meeple train {game.id}`")
+
+    def bind(self, game, checked: bool = True) -> "Evaluator":
+        """An evaluator of this model on `game` (checked against its rules unless `checked` is False: a
+        variant uses its base game's model, checked against the base)."""
+        if checked:
+            self.check(game)
+        return Evaluator(game, self)
+
+    def serves(self, players: int) -> bool:
+        return players in self.players
+
+
+def _finite(v, where) -> float:
+    f = float(v)
+    if not math.isfinite(f):
+        raise ModelError(f"{where}: a weight is not a finite number")
+    return f
+
+
+class Objective:
+    """What a seat plays for, from the definition's outcome rules:
+
+    - compete (the default): its score against the best other score, in the score order;
+    - teams (`scoring.teams`): its team's total against the best other team's;
+    - cooperate (every end trigger that decides gives a shared result, or one player alone): the shared
+      result first — a loss for all is worse than any score — then the score.
+    """
+
+    def __init__(self, game):
+        self.sign = -1 if getattr(game, "score_order", "high") == "low" else 1
+        outcomes = getattr(game, "outcomes", None)
+        rules = list(getattr(outcomes, "by_trigger", {}).values())
+        self.cooperative = bool(rules) and all(r[0] == "shared" for r in rules)
+        self.team = getattr(outcomes, "team", None)
+        self.game = game
+
+    def mode(self, players: int) -> str:
+        if self.cooperative or players == 1:
+            return "cooperate"
+        return "teams" if self.team is not None else "compete"
+
+    def utilities(self, s, scores: list[float], results: list[float] | None, scale: float) -> list[float]:
+        """Each player's utility given the predicted final scores (and results)."""
+        n = s.n
+        sign = self.sign
+        keyed = [sign * v for v in scores]
+        mode = self.mode(n)
+        if mode == "cooperate":
+            weight = 10.0 * max(scale, 1.0)
+            return [keyed[p] + (weight * results[p] if results is not None else 0.0) for p in range(n)]
+        if mode == "teams":
+            f, k = self.team
+            teams = [f(s, [pl, None] + [None] * (k - 2)) for pl in range(n)]
+            totals: dict = {}
+            for pl, tm in enumerate(teams):
+                totals[tm] = totals.get(tm, 0.0) + keyed[pl]
+            out = []
+            for pl in range(n):
+                mine = totals[teams[pl]]
+                best = max((v for tm, v in totals.items() if tm != teams[pl]), default=0.0)
+                out.append(mine - best)
+            return out
+        out = []
+        for p in range(n):
+            best = max((keyed[o] for o in range(n) if o != p), default=0.0)
+            out.append(keyed[p] - best)
+        return out
+
+
+class _ZoneWeights:
+    """What one zone name adds to a seat's value under one head: per block (`me`, `late`, `others`) the
+    weight of its size, of each piece type and of each field; and whether its owner and the other seats
+    see inside it."""
+
+    __slots__ = ("offset", "size", "by_type", "fields", "own_seen", "other_seen", "used")
+
+    def __init__(self, shape, w, offsets, offset, own_seen, other_seen):
+        self.offset, self.own_seen, self.other_seen = offset, own_seen, other_seen
+        blocks = [offsets["me"], offsets["late"], offsets["others"]]
+        self.size = tuple(w[b + shape.base] for b in blocks)
+        types = [[sum(v * w[b + shape.base + o] for o, v in add) for b in blocks] for add in shape.adds]
+        self.by_type = [tuple(t) for t in types] if any(any(t) for t in types) else None
+        self.fields = [(col, kind, tuple(w[b + shape.base + o] for b in blocks)) for col, kind, o in shape.fields
+                       if any(w[b + shape.base + o] for b in blocks)]
+        self.used = any(self.size) or self.by_type is not None or bool(self.fields)
+
+
+class _TableZone:
+    __slots__ = ("zone", "size", "by_type", "fields", "seen")
+
+    def __init__(self, shape, w, base, zone, seen):
+        self.zone, self.seen = zone, seen
+        self.size = w[base + shape.base]
+        types = [sum(v * w[base + shape.base + o] for o, v in add) for add in shape.adds]
+        self.by_type = types if any(types) else None
+        self.fields = [(col, kind, w[base + shape.base + o]) for col, kind, o in shape.fields if w[base + shape.base + o]]
+
+
+class Evaluator:
+    """A model bound to a game: each head computed for every seat at once (see the module doc)."""
+
+    def __init__(self, game, model: ValueModel):
+        self.game, self.model = game, model
+        fs = self.space = FeatureSpace.of(game)
+        self.objective = Objective(game)
+        self.unknown = {}
+        self.dense = {}
+        for h, w in model.heads.items():
+            dense = [0.0] * len(fs.names)
+            missing = 0
+            for name, v in w.items():
+                i = fs.index.get(name)
+                if i is None:
+                    missing += 1
+                else:
+                    dense[i] = v
+            self.dense[h] = dense
+            self.unknown[h] = missing
+        self.compiled = {h: self._compile(d) for h, d in self.dense.items()}
+
+    def _compile(self, w):
+        """The weights of one head arranged for `head`: zones, vars, scores and the table's parts."""
+        fs, lay, off = self.space, self.space.layout, self.space.offsets
+        vis = fs.world.zone_visibility
+        zones = []
+        for name, shape in fs.pzone_shapes.items():
+            mode = vis.get(("player", name))
+            zw = _ZoneWeights(shape, w, off, lay.pzones[name], sees(mode, 0, 0), sees(mode, 0, 1))
+            if zw.used:
+                zones.append(zw)
+        own_hidden = fs_hidden_slots(fs, 0, 0)
+        other_hidden = fs_hidden_slots(fs, 0, 1)
+        pvars = []
+        for slot, key, i in fs.pvar_feats:
+            ws = (0.0 if slot in own_hidden else w[off["me"] + i], 0.0 if slot in own_hidden else w[off["late"] + i],
+                  0.0 if slot in other_hidden else w[off["others"] + i])
+            if any(ws):
+                pvars.append((slot, key, ws))
+        items = {iid: tuple(w[off[b] + i] for b in ("me", "late", "others")) for iid, i in fs.item_index.items()}
+        total = tuple(w[off[b] + fs.total_index] for b in ("me", "late", "others"))
+        T = off["table"]
+        secret = fs_secret_slots(fs)
+        gvars = [(slot, key, w[T + i]) for slot, key, i in fs.gvar_feats if w[T + i] and slot not in secret]
+        gzones = [_TableZone(shape, w, T, lay.gzones[name], sees(vis.get(("global", name)), None, 0))
+                  for name, shape in fs.gzone_shapes.items()]
+        gzones = [z for z in gzones if z.size or z.by_type is not None or z.fields]
+        steps = {sid: w[T + i] for sid, i in fs.step_index.items() if w[T + i]}
+        repeats = {node: w[T + i] for node, i in fs.repeat_index.items() if w[T + i]}
+        triggers = {t: w[T + i] for t, i in fs.trigger_index.items() if w[T + i]}
+        turns = [w[T + fs.turn_base + k] for k in range(fs.max_seats)]
+        return {"zones": zones, "pvars": pvars, "items": items, "total": total, "gvars": gvars, "gzones": gzones,
+                "steps": steps, "repeats": repeats, "triggers": triggers, "turns": turns,
+                "turn_none": w[T + fs.turn_none], "bias": w[T + fs.bias], "remaining": w[T + fs.remaining_index],
+                "dense": w}
+
+    def length(self, players: int) -> float:
+        m = self.model.length
+        if players in m:
+            return m[players]
+        return sum(m.values()) / len(m) if m else 1.0
+
+    def remaining(self, s) -> float:
+        return max(0.0, 1.0 - s.decisions / max(1.0, self.length(s.n)))
+
+    def head(self, s, name: str = "score", scores=None) -> list[float]:
+        """Each player's prediction by head `name` (see the module doc)."""
+        c = self.compiled.get(name)
+        if c is None:
+            return [0.0] * s.n
+        game, fs = self.game, self.space
+        if scores is None:
+            scores = game.score_breakdown(s)
+        r = self.remaining(s)
+        if s.faces:  # a piece shown to some seats only: the exact rows (rare)
+            w = c["dense"]
+            return [sum(w[i] * v for i, v in fs.extract(s, p, r, scores).items()) for p in range(s.n)]
+        seats = len(s.p)
+        own, seen = [], []
+        for p in range(seats):
+            me, late, others = self._seat(s, p, c, scores)
+            own.append(me + r * late)
+            seen.append(others)
+        total_others = sum(seen)
+        table = self._table(s, c) + c["remaining"] * r
+        who = game.current_player(s) if s.flow else None
+        turns, last = c["turns"], fs.max_seats - 1
+        out = []
+        for p in range(s.n):
+            others = (total_others - seen[p]) / (seats - 1) if seats > 1 else 0.0
+            turn = c["turn_none"] if who is None else turns[min((who - p) % seats, last)]
+            out.append(own[p] + others + table + turn)
+        return out
+
+    def _seat(self, s, pl, c, scores):
+        """(me, late, others): seat `pl`'s quantities weighed by the three blocks (`me` and `late` as the
+        seat sees itself, `others` as the other seats see it)."""
+        me = late = others = 0.0
+        row = s.p[pl]
+        for slot, key, (a, b, o) in c["pvars"]:
+            v = row[slot] if key is None else row[slot].get(key, 0)
+            if v:
+                me += a * v
+                late += b * v
+                others += o * v
+        lay = self.space.layout
+        zbase = lay.G + pl * lay.PZ
+        zones, types, ti, fields = s.zones, s.types, self.space.type_index, s.fields
+        for zw in c["zones"]:
+            pieces = zones[zbase + zw.offset]
+            if not pieces:
+                continue
+            n = len(pieces)
+            a, b, o = zw.size
+            me += a * n
+            late += b * n
+            others += o * n
+            own_seen, other_seen = zw.own_seen, zw.other_seen
+            if not (own_seen or other_seen):
+                continue
+            by_type = zw.by_type
+            if by_type is not None:
+                if own_seen and other_seen:
+                    for x in pieces:
+                        a, b, o = by_type[ti[types[x]]]
+                        me += a
+                        late += b
+                        others += o
+                elif own_seen:
+                    for x in pieces:
+                        a, b, o = by_type[ti[types[x]]]
+                        me += a
+                        late += b
+                else:
+                    for x in pieces:
+                        others += by_type[ti[types[x]]][2]
+            for col, kind, (a, b, o) in zw.fields:
+                column = fields[col]
+                for x in pieces:
+                    v = column[x]
+                    if v is None or v is False:
+                        continue
+                    v = v if kind == "int" else sum(v.values()) if kind == "map" else 1
+                    if own_seen:
+                        me += a * v
+                        late += b * v
+                    if other_seen:
+                        others += o * v
+        if pl < len(scores):
+            t = 0
+            items = c["items"]
+            for iid, v in scores[pl].items():
+                if v:
+                    a, b, o = items[iid]
+                    me += a * v
+                    late += b * v
+                    others += o * v
+                    t += v
+            if t:
+                a, b, o = c["total"]
+                me += a * t
+                late += b * t
+                others += o * t
+        return me, late, others
+
+    def _table(self, s, c) -> float:
+        total = c["bias"]
+        g = s.g
+        for slot, key, wi in c["gvars"]:
+            v = g[slot] if key is None else g[slot].get(key, 0)
+            if v:
+                total += wi * v
+        zones, types, ti, fields = s.zones, s.types, self.space.type_index, s.fields
+        for tz in c["gzones"]:
+            pieces = zones[tz.zone]
+            if not pieces:
+                continue
+            total += tz.size * len(pieces)
+            if not tz.seen:
+                continue
+            by_type = tz.by_type
+            if by_type is not None:
+                for x in pieces:
+                    total += by_type[ti[types[x]]]
+            for col, kind, wf in tz.fields:
+                column = fields[col]
+                for x in pieces:
+                    v = column[x]
+                    if v is None or v is False:
+                        continue
+                    total += wf * (v if kind == "int" else sum(v.values()) if kind == "map" else 1)
+        if s.flow:
+            nodes = self.game.nodes
+            step = nodes[s.flow[-1][0]].step
+            if step is not None:
+                total += c["steps"].get(step.id, 0.0)
+            repeats = c["repeats"]
+            if repeats:
+                for fr in s.flow:
+                    wi = repeats.get(fr[0])
+                    if wi and fr[3]:
+                        total += wi * fr[3]
+        if s.ends:
+            triggers = c["triggers"]
+            for t in s.ends:
+                total += triggers.get(t, 0.0)
+        return total
+
+    def scores(self, s) -> list[float]:
+        return self.head(s, "score")
+
+    def utilities(self, s, scores=None) -> list[float]:
+        """Each player's utility of `s` (the objective applied to the predicted scores and results)."""
+        if scores is None:
+            scores = self.game.score_breakdown(s)
+        predicted = self.head(s, "score", scores)
+        results = (self.head(s, "result", scores) if "result" in self.compiled
+                   and self.objective.mode(s.n) == "cooperate" else None)
+        return self.objective.utilities(s, predicted, results, self.model.scale)
+
+    def utility(self, s, seat: int) -> float:
+        return self.utilities(s)[seat]
+
+
+def _another(seat: int, seats: int) -> int:
+    """A seat other than `seat` (what any other seat sees of it: visibility modes treat all others alike)."""
+    return (seat + 1) % seats if seats > 1 else seat
+
+
+def fs_hidden_slots(fs, pl, viewer) -> frozenset:
+    """The player-var slots of seat `pl` that `viewer` may not see."""
+    key = (pl == viewer,)
+    cache = fs.__dict__.setdefault("_hidden_slots", {})
+    if key not in cache:
+        cache[key] = frozenset(fs.layout.pvars[name] for name, mode in fs.private.items()
+                               if not sees(mode, 0 if pl == viewer else 1, 0))
+    return cache[key]
+
+
+def fs_secret_slots(fs) -> frozenset:
+    """The global-var slots no seat may see."""
+    cache = fs.__dict__.get("_secret_slots")
+    if cache is None:
+        cache = fs.__dict__["_secret_slots"] = frozenset(fs.layout.gvars[name] for name, mode in fs.secret.items()
+                                                         if not sees(mode, None, 0))
+    return cache
