@@ -22,7 +22,7 @@ from .definition.fingerprint import content_hash
 from .definition.limits import recursion_room
 from .definition.problems import DefinitionError, InputError, Problem, did_you_mean, sort_problems
 from .definition.static_checks import check_uncalled_defs
-from .engine import facing, simultaneous, unseen
+from .engine import facing, knowledge, simultaneous, unseen
 from .engine.consistency import state_problem
 from .engine.decisions import Decisions
 from .engine.errors import MAX_ACTION_ID, GameSetupError, IllegalAction
@@ -261,6 +261,10 @@ class Game(Setup, Decisions, Scoring):
                 d["vars"][name] = "hidden"
         unseen.redact(self, s, d, player)  # the fields of pieces it may not see (and their ids' types)
         facing.redact(self, s, d, player)
+        d.pop("told", None)
+        known = knowledge.known_places(self, s, player)  # what it was told of pieces it may not see, by place
+        if known:
+            d["known"] = known
         simultaneous.redact(self, d["flow"], player)
         d["viewer"] = player
         d["to_move"] = self.current_player(s)

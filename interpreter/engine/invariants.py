@@ -8,6 +8,7 @@ piece is always in exactly one zone) and checked here too.
 from __future__ import annotations
 
 from .facing import piece_seen
+from .knowledge import place_leaks
 from .unseen import leaks as unseen_leaks
 from .visibility import secret, sees, var_modes
 
@@ -113,6 +114,7 @@ def hidden_leaks(game, s, viewer) -> list[str]:
         if not piece_seen(game, s, x, viewer):
             problems.append(f"piece {x} ({s.types[x]}) is listed to player {viewer + 1}, who may not see it")
     problems += unseen_leaks(game, s, viewer, v)
+    problems += place_leaks(game, s, viewer, v)
     for pl, row in enumerate(v["player_vars"]):
         for name, mode in var_modes(w, "player").items():
             if not sees(mode, pl, viewer) and row.get(name) != "hidden":

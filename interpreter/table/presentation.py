@@ -16,6 +16,7 @@ scores, public once the game is over) adds the final scores, the winners and why
                 "counters": [{"id", "label", "value", "text"}],
                 "tracks": [{"id", "label", "length", "marks": [{"seat", "name", "value", "player"}]}],
                 "zones": [{"id", "label", "as", "count", "items": [{"name", "count", "details"}],
+                           "known": [{"at", "text"}],
                            "board": {"stagger", "width", "rows": [[cell]], "legend": [[symbol, label]],
                                      "colors": {symbol: "#rrggbb"}}}]}],
      "outcome": {"rows": [{"seat", "name", "score", "parts": [[label, n]]}], "winners", "line", "ends"}}
@@ -202,9 +203,33 @@ def board(game, L: Labels, view: dict, zone: str, pieces: list[int]) -> dict:
 
 # ------------------------------------------------------------------------------------------- areas
 
-def _zone(game, L: Labels, view: dict, scope: str, name: str, content) -> dict:
+def known_text(L: Labels, facts: dict) -> str:
+    """What a seat was told of a piece it may not see, as text: "Red ?", "not Red, not Blue 2 ?"."""
+    parts = []
+    for name, fact in facts.items():
+        t = "str" if name == "type" else L.field_types.get(name, "str")
+        if "is" in fact:
+            parts.append(L.value(fact["is"], t, {"pieces": {"types": []}}) if name != "type"
+                         else L.types.get(fact["is"], fact["is"]))
+        else:
+            parts.append(", ".join(say("not_value", L.lang, value=L.value(v, t, {"pieces": {"types": []}}))
+                                   for v in fact["not"]))
+    whole = any(name == "type" and "is" in fact for name, fact in facts.items())
+    return " ".join(parts) + ("" if whole else " " + say("unknown", L.lang))
+
+
+def _known(L: Labels, view: dict, owner, name: str) -> list[dict]:
+    """The places of a zone whose piece this seat may not see but was told something of (`knowledge`)."""
+    return [{"at": e["at"] + 1, "text": known_text(L, e["facts"])} for e in view.get("known") or ()
+            if e["player"] == owner and e["zone"] == name]
+
+
+def _zone(game, L: Labels, view: dict, scope: str, name: str, content, owner=None) -> dict:
     spec = display_spec(game)
     z = {"id": name, "label": L.zones[scope].get(name, name), "as": spec.shapes.get(name, "row")}
+    known = _known(L, view, owner, name) if view.get("known") else []
+    if known:
+        z["known"] = known
     if isinstance(content, dict) and "hidden" in content:
         z.update({"as": "hidden", "count": content["hidden"], "items": [],  # how many, never which
                   "text": say("hidden_n", L.lang, n=content["hidden"])})
@@ -260,7 +285,7 @@ def _area(game, L, view, kind, seat, title, names, scope, values, zones) -> dict
                 z["label"] = f"{z['label']} ({piece_name(L, view, held)})" if held >= 0 else z["label"]
                 area["zones"].append(z)
                 continue
-            area["zones"].append(_zone(game, L, view, scope, name, zones[name]))
+            area["zones"].append(_zone(game, L, view, scope, name, zones[name], seat))
     return area
 
 

@@ -132,10 +132,15 @@ def zone_svg(zone: dict) -> str:
     if zone.get("board"):
         return board_svg(zone["board"])
     if zone["as"] == "hidden":
-        return (f'<svg class="pile" xmlns="http://www.w3.org/2000/svg" width="90" height="56">'
+        known = zone.get("known") or []  # what the seat was told of pieces of the pile, place by place
+        notes = "".join(f'<g class="known"><rect x="{96 + i * 100}" y="6" width="94" height="44" rx="5" '
+                        f'fill="#7a5c45" stroke="#333"/>' + _t(143 + i * 100, 22, k["at"], 10, fill="#fff")
+                        + _t(143 + i * 100, 40, _short(k["text"], 15), 11, fill="#fff", weight="bold") + "</g>"
+                        for i, k in enumerate(known))
+        return (f'<svg class="pile" xmlns="http://www.w3.org/2000/svg" width="{90 + 100 * len(known)}" height="56">'
                 f'<rect x="4" y="4" width="70" height="46" rx="5" fill="#5b4636"/>'
                 f'<rect x="10" y="8" width="70" height="46" rx="5" fill="#7a5c45" stroke="#333"/>'
-                + _t(45, 36, zone["count"], 14, fill="#fff", weight="bold") + "</svg>")
+                + _t(45, 36, zone["count"], 14, fill="#fff", weight="bold") + notes + "</svg>")
     items = zone.get("items") or []
     per_row = 6
     tw, th = 118, 56

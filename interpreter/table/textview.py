@@ -74,7 +74,22 @@ def board_lines(board: dict, lang: str, indent: str) -> list[str]:
     return lines
 
 
+def known_line(zone: dict, lang: str) -> str:
+    """What the seat knows of pieces of the zone it may not see, place by place ("— you know: 1 Red ?")."""
+    known = zone.get("known")
+    if not known:
+        return ""
+    return f" — {say('known', lang)}: " + "; ".join(f"{say('place_n', lang, n=k['at'])} {k['text']}" for k in known)
+
+
 def zone_lines(zone: dict, lang: str, indent: str) -> list[str]:
+    lines = _zone_lines(zone, lang, indent)
+    if zone.get("known"):
+        lines[0] += known_line(zone, lang)
+    return lines
+
+
+def _zone_lines(zone: dict, lang: str, indent: str) -> list[str]:
     size = f"{zone['used']}/{zone['capacity']}" if zone.get("capacity") is not None else str(zone["count"])
     head = f"{indent}{zone['label']} ({size})"
     if zone["as"] == "hidden":  # with the pieces shown to this seat, if any (`facing`)
