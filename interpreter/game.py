@@ -33,7 +33,7 @@ from .engine.scripted import seat_label
 from .engine.setup import Setup
 from .engine.state import State, StateFormatError, from_json, to_json
 from .engine.state_types import restore_number_keys, type_problem
-from .engine.visibility import sees, var_modes
+from .engine.visibility import sees, var_modes, zone_view
 from .language.compiler import RuleError, Scope, Unit
 from .language.entries import label_of
 from .language.world import World
@@ -244,13 +244,12 @@ class Game(Setup, Decisions, Scoring):
         d = self.to_json(s)
         d.pop("rng", None)
         w = self.world
-        for name in list(d["zones"]):
-            if not sees(w.zone_visibility.get(("global", name)), None, player):
-                d["zones"][name] = {"hidden": len(d["zones"][name])}
+        lay = self.layout
+        for name in d["zones"]:
+            d["zones"][name] = zone_view(self, s, lay.zone_index(name), player)
         for pl, row in enumerate(d["player_zones"]):
-            for name in list(row):
-                if not sees(w.zone_visibility.get(("player", name)), pl, player):
-                    row[name] = {"hidden": len(row[name])}
+            for name in row:
+                row[name] = zone_view(self, s, lay.zone_index(name, pl), player)
         private = var_modes(w, "player")
         for pl, row in enumerate(d["player_vars"]):
             for name, mode in private.items():

@@ -117,12 +117,13 @@ class Knowledge:
         vis = self.game.world.zone_visibility
         out = []
         for name, z in lay.gzones.items():
-            if vis.get(("global", name)) in ("hidden", "owner"):
+            if vis.get(("global", name)) in ("hidden", "owner", "top"):
                 out.append(z)
         for pl in range(players):
             for name in lay.pzones:
                 v = vis.get(("player", name))
-                if v == "hidden" or (v == "owner" and pl != viewer):
+                if v in ("hidden", "top") or (v == "owner" and pl != viewer) \
+                        or (v == "others" and (viewer is None or pl == viewer)):
                     out.append(lay.zone_index(name, pl))
         return out
 
@@ -211,9 +212,10 @@ class Determinizer:
             else:
                 data["player_zones"][owner][name] = pieces
         data["rng"] = 0
-        # where a zone the seat sees lists a face-down piece (`facing`)
-        self.face_down = {z: [i for i, x in enumerate(slots) if x is None] for z, slots in self.slots.items()
-                          if not self._hidden(view, z)}
+        # where a zone the seat sees lists a face-down piece (`facing`; below the top of a pile that shows
+        # its top only, the pile's own rule hides it)
+        self.face_down = {z: [i for i, x in enumerate(slots) if x is None and i < self._shown(z)]
+                          for z, slots in self.slots.items() if not self._hidden(view, z)}
         for key in VIEW_ONLY:  # what a view adds to a state's data (whose seat it is, who decides)
             data.pop(key, None)
         self.template = from_json(data, lay, game.id)  # its shape is the view's: no further check
@@ -249,6 +251,11 @@ class Determinizer:
                 if col[x] is None and start.fields[c][x] is not None:
                     col[x] = _plain(start.fields[c][x])
         return {"types": list(view["pieces"]["types"]), "fields": fields}
+
+    def _shown(self, z) -> int:
+        """How many places from the top of zone z its own rule shows (all but in a `top` pile)."""
+        from ..engine.visibility import TOP, top_count, zone_mode
+        return top_count(self.game, z) if zone_mode(self.game, z)[0] == TOP else 1 << 30
 
     def _hidden(self, view, z) -> bool:
         lay = self.game.layout

@@ -230,11 +230,20 @@ def _zone(game, L: Labels, view: dict, scope: str, name: str, content, owner=Non
     known = _known(L, view, owner, name) if view.get("known") else []
     if known:
         z["known"] = known
+    mode = game.world.zone_visibility.get((scope, name))
     if isinstance(content, dict) and "hidden" in content:
         z.update({"as": "hidden", "count": content["hidden"], "items": [],  # how many, never which
                   "text": say("hidden_n", L.lang, n=content["hidden"])})
-        if content.get("seen"):  # pieces revealed to this seat (`facing`)
+        if mode == "contents":  # which pieces, in a secret order (a deck of known cards)
+            z.update({"contents": True, "text": say("secret_order_n", L.lang, n=content["hidden"])})
+        if content.get("seen"):  # pieces revealed to this seat (`facing`), or a pile's known contents
             z["items"] = group_pieces(L, view, content["seen"])
+        return z
+    if mode == "top" and None in content:  # a pile that shows its top: what shows, then how many lie below
+        shown = [x for x in content if x is not None]
+        z.update({"as": z["as"] if z["as"] != "board" else "stack", "count": len(content),
+                  "items": group_pieces(L, view, shown)
+                  + [{"name": say("below_n", L.lang, n=len(content) - len(shown)), "count": 1, "details": []}]})
         return z
     z["count"] = len(content)
     capacity, sizes = _capacity(game, scope, name)

@@ -137,10 +137,13 @@ def zone_svg(zone: dict) -> str:
                         f'fill="#7a5c45" stroke="#333"/>' + _t(143 + i * 100, 22, k["at"], 10, fill="#fff")
                         + _t(143 + i * 100, 40, _short(k["text"], 15), 11, fill="#fff", weight="bold") + "</g>"
                         for i, k in enumerate(known))
-        return (f'<svg class="pile" xmlns="http://www.w3.org/2000/svg" width="{90 + 100 * len(known)}" height="56">'
+        pile = (f'<svg class="pile" xmlns="http://www.w3.org/2000/svg" width="{90 + 100 * len(known)}" height="56">'
                 f'<rect x="4" y="4" width="70" height="46" rx="5" fill="#5b4636"/>'
                 f'<rect x="10" y="8" width="70" height="46" rx="5" fill="#7a5c45" stroke="#333"/>'
                 + _t(45, 36, zone["count"], 14, fill="#fff", weight="bold") + notes + "</svg>")
+        if zone.get("items"):  # what the seat knows the pile holds (its known contents, or pieces shown to it)
+            return pile + zone_svg(dict(zone, **{"as": "row", "known": None}))
+        return pile
     items = zone.get("items") or []
     per_row = 6
     tw, th = 118, 56

@@ -92,8 +92,10 @@ def zone_lines(zone: dict, lang: str, indent: str) -> list[str]:
 def _zone_lines(zone: dict, lang: str, indent: str) -> list[str]:
     size = f"{zone['used']}/{zone['capacity']}" if zone.get("capacity") is not None else str(zone["count"])
     head = f"{indent}{zone['label']} ({size})"
-    if zone["as"] == "hidden":  # with the pieces shown to this seat, if any (`facing`)
+    if zone["as"] == "hidden":  # with the pieces shown to this seat, if any (`facing`), or a pile's contents
         seen = "; ".join(item_text(i, lang) for i in zone.get("items") or [])
+        if zone.get("contents"):
+            return [f"{indent}{zone['label']}: {zone['text']}" + (f": {seen}" if seen else "")]
         return [f"{indent}{zone['label']}: {zone['text']}" + (f" ({say('seen', lang)}: {seen})" if seen else "")]
     if zone["as"] == "board":
         return [head + ":"] + board_lines(zone["board"], lang, indent + "  ")

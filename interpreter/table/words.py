@@ -42,6 +42,8 @@ WORDS: dict[str, dict[str, str]] = {
     "face_down": {"en": "face down", "zh": "背面朝上"},
     "seen": {"en": "shown to you", "zh": "向你展示"},
     "not_value": {"en": "not {value}", "zh": "不是{value}"},
+    "secret_order_n": {"en": "{n} in a secret order", "zh": "{n}个(顺序保密)"},
+    "below_n": {"en": "{n} below", "zh": "下面还有{n}个"},
     "known": {"en": "you know", "zh": "你知道"},
     "place_n": {"en": "#{n}:", "zh": "第{n}张:"},
     "unknown": {"en": "?", "zh": "?"},
