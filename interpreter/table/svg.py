@@ -66,7 +66,8 @@ def board_svg(board: dict) -> str:
     and number, its colour by symbol, and what lies on it."""
     colours = {sym: (board.get("colors") or {}).get(sym) or PALETTE[i % len(PALETTE)]
                for i, (sym, _) in enumerate(board.get("legend") or [])}
-    hexes = board.get("stagger") == "hex"
+    hexes = board.get("stagger") in ("hex", "rhombus")
+    rhombus = board.get("stagger") == "rhombus"  # a generated hex board: each row half a cell further right
     r = 34
     w = math.sqrt(3) * r if hexes else 2 * r
     h = 1.5 * r if hexes else 2 * r
@@ -74,7 +75,7 @@ def board_svg(board: dict) -> str:
     parts = []
     for row in board["rows"]:
         for cell in row:
-            shift = (width - len(row)) * w / 2 if hexes else 0
+            shift = cell["row"] * w / 2 if rhombus else (width - len(row)) * w / 2 if hexes else 0
             cx = r + 4 + shift + cell["col"] * w
             cy = r + 4 + cell["row"] * h
             fill = colours.get(cell.get("symbol"), "#eee")
@@ -86,14 +87,21 @@ def board_svg(board: dict) -> str:
             else:
                 shape = (f'<rect x="{cx - r:.1f}" y="{cy - r:.1f}" width="{2 * r - 2}" height="{2 * r - 2}" '
                          f'fill="{fill}" stroke="#444"/>')
+            label = (f"{cell.get('symbol', '')}{cell.get('number', '')}" if board.get("grid")
+                     else f"{cell['id']} {cell.get('symbol', '')}{cell.get('number', '')}")
             parts.append(f'<g class="cell"><title>{title}</title>{shape}'
-                         + _t(cx, cy - 14, f"{cell['id']} {cell.get('symbol', '')}{cell.get('number', '')}", 10)
+                         + _t(cx, cy - 14, label, 10)
                          + (f'<rect x="{cx - 26:.1f}" y="{cy - 6:.1f}" width="52" height="22" rx="9" '
                             f'fill="#fff" stroke="#333"/>'
                             + _t(cx, cy + 9, _short(cell["content"], 10), 9, weight="bold")
                             if cell.get("content") else "")
+                         + (f'<circle cx="{cx + r * 0.45:.1f}" cy="{cy + r * 0.4:.1f}" r="8" '
+                            f'fill="{SEATS[cell["owner"] % len(SEATS)]}" stroke="#fff"/>'
+                            + _t(cx + r * 0.45, cy + r * 0.4 + 3.5, cell["owner"] + 1, 9, fill="#fff", weight="bold")
+                            if cell.get("owner") is not None else "")
                          + "</g>")
-    total_w = 2 * r + 8 + (width - 1) * w + (w / 2 if hexes else 0)
+    rows_n = len(board["rows"])
+    total_w = 2 * r + 8 + (width - 1) * w + (w / 2 if hexes else 0) + ((rows_n - 1) * w / 2 if rhombus else 0)
     total_h = 2 * r + 8 + (len(board["rows"]) - 1) * h
     legend = board.get("legend") or []
     per_row = max(1, int(total_w // 160))

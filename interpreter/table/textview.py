@@ -50,17 +50,33 @@ def item_text(item: dict, lang: str) -> str:
     return text
 
 
-def board_lines(board: dict, lang: str, indent: str) -> list[str]:
-    """A board as a map: each cell `<id><symbol><number>`, a `*` when something lies on it; hex rows
-    are centred under each other; the key and what lies where follow."""
-    cell_w = max([cells(f"{c['id']}{c['symbol']}{c['number']}*") for row in board["rows"] for c in row] + [3]) + 1
+def _grid_cell(c: dict) -> str:
+    """A grid cell: its letter, number and owner's seat (`@2`), or `·` when nothing is there to show."""
+    text = f"{c['symbol']}{c['number']}" + (f"@{c['owner'] + 1}" if c.get("owner") is not None else "")
+    return text or ("*" if c.get("content") else "·")
+
+
+def grid_lines(board: dict, lang: str, indent: str) -> list[str]:
+    """A generated board as a grid: columns and rows numbered from 1, each space drawn by what lies on it
+    (its letter, number and owner); a hex board's rows shifted half a cell each; the key and what lies
+    where follow."""
+    cell_w = max([cells(_grid_cell(c)) for row in board["rows"] for c in row] + [2]) + 2
+    lead = len(str(len(board["rows"]))) + 1
+    half = cell_w // 2
+    shifts = {r: (r * half if board.get("stagger") == "rhombus"
+                  else (board["width"] - len(row)) * half if board.get("stagger") == "hex" else 0)
+              for r, row in enumerate(board["rows"])}
+    lines = [indent + " " * lead + "".join(pad(str(c + 1), cell_w) for c in range(board["width"])).rstrip()]
+    for r, row in enumerate(board["rows"]):
+        by_col = {c["col"]: c for c in row}
+        text = "".join(pad(_grid_cell(by_col[c]) if c in by_col else "", cell_w) for c in range(board["width"]))
+        lines.append(indent + pad(str(r + 1), lead) + " " * shifts[r] + text.rstrip())
+    return lines + _board_notes(board, lang, indent, grid=True)
+
+
+def _board_notes(board: dict, lang: str, indent: str, grid: bool = False) -> list[str]:
+    """A board's key, then what lies on each cell (and each cell's other details)."""
     lines = []
-    width = board.get("width") or 1
-    for row in board["rows"]:
-        shift = (width - len(row)) * cell_w // 2 if board.get("stagger") == "hex" else 0
-        text = " " * shift + "".join(
-            pad(f"{c['id']}{c['symbol']}{c['number']}" + ("*" if c.get("content") else ""), cell_w) for c in row)
-        lines.append(indent + text.rstrip())
     key = [f"{sym} {label}" for sym, label in board.get("legend") or []]
     if key:
         lines.extend(wrap(key, indent + "  ", sep=", ", first=indent + say("legend", lang) + ": "))
@@ -72,6 +88,22 @@ def board_lines(board: dict, lang: str, indent: str) -> list[str]:
     if placed:
         lines.extend(wrap(placed, indent + "  ", first=indent + "* "))
     return lines
+
+
+def board_lines(board: dict, lang: str, indent: str) -> list[str]:
+    """A board as a map: each cell `<id><symbol><number>`, a `*` when something lies on it; hex rows
+    are centred under each other; the key and what lies where follow. A generated board is a grid."""
+    if board.get("grid"):
+        return grid_lines(board, lang, indent)
+    cell_w = max([cells(f"{c['id']}{c['symbol']}{c['number']}*") for row in board["rows"] for c in row] + [3]) + 1
+    lines = []
+    width = board.get("width") or 1
+    for row in board["rows"]:
+        shift = (width - len(row)) * cell_w // 2 if board.get("stagger") == "hex" else 0
+        text = " " * shift + "".join(
+            pad(f"{c['id']}{c['symbol']}{c['number']}" + ("*" if c.get("content") else ""), cell_w) for c in row)
+        lines.append(indent + text.rstrip())
+    return lines + _board_notes(board, lang, indent)
 
 
 def known_line(zone: dict, lang: str) -> str:
