@@ -113,6 +113,9 @@ def test_a_state_with_knowledge_survives_json_and_bad_knowledge_is_refused():
     bad = dict(d, told={"0": {"0": {"colour": {"maybe": "red"}}}})
     with pytest.raises(ValueError):
         game.from_json(bad)
+    bad = dict(d, told={"0": {"0": {"colour_of_sky": {"is": "red"}}}})
+    with pytest.raises(ValueError):
+        game.from_json(bad)
 
 
 def test_the_bots_samples_deal_to_each_told_place_a_piece_that_fits_and_look_the_same():
