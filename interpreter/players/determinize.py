@@ -13,6 +13,10 @@ What is hidden, and how it is filled (all from the definition, never from the tr
   view shows. A hidden zone takes only the piece types it was seen to hold when the definition was set up
   and played (a few seeded random games, learned once per game and player count), so a face-down stack of
   one kind of tile is refilled with that kind; a piece that fits no hidden zone so goes to any of them.
+- **what the seat knows of hidden zones**: the pieces it knows to be in a hidden zone (a `contents` pile's,
+  or pieces shown to it) stay in that zone, at random places (their order is what it does not know); a
+  `top` pile keeps its top; a place the seat was told something of (`knowledge`: "red", "not 3") gets a
+  piece that fits every fact, dealt first, and the sampled state's seat is told the same.
 - **what the view leaves blank of an unseen piece** (its fields, `unseen`): each unseen piece keeps its
   id's type and takes its field values from the setup, so it is dealt whole, as a piece of the definition.
 - **private vars** (another player's `visible: owner` var, a `visible: none` global var): an integer var
