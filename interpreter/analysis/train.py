@@ -35,6 +35,7 @@ DECAY = 0.6               # how much an older generation's rows count, per gener
 RIDGE = 0.02              # the penalty, relative to each feature's own scale
 PRIOR_ROWS = 30.0         # and an absolute one: a feature seen in fewer rows than this is shrunk toward 0
 RECORD_EVERY = 2          # every how many decisions a position is kept as rows
+LAMBDA = 1.0              # the λ of the targets (1: the final values alone)
 CHUNK = 2048              # rows summed at once into the normal equations
 
 
@@ -45,9 +46,11 @@ def initial_model(game, players: list[int]) -> ValueModel:
                       trained={"generations": 0, "games": 0})
 
 
-def self_play(game, players: int, seed: int, model_json: dict, explore: float, every: int) -> dict:
-    """One self-play game: {seed, decisions, rows: [(seat, indices, values)], finals: {seat: (score,
-    result)}} or {seed, error}."""
+def self_play(game, players: int, seed: int, model_json: dict, explore: float, every: int,
+              lam: float = 1.0) -> dict:
+    """One self-play game: {seed, decisions, rows: [(seat, indices, values)], targets: [(score, result)]
+    per row} or {seed, error}. A row's target is the λ-return of its seat: the final score and result
+    (λ = 1), or mixed with what the playing model predicted at the positions that followed."""
     model = ValueModel.from_json(model_json)
     space = FeatureSpace.of(game)
     judge = model.bind(game, checked=False)
@@ -59,15 +62,32 @@ def self_play(game, players: int, seed: int, model_json: dict, explore: float, e
     except Exception as exc:  # one game's fault is a finding of the run, not its end
         return {"seed": seed, "error": f"{type(exc).__name__}: {exc}"}
     length = max(1, final.decisions)
+    winners = outcome["winners"]
+    final_values = [(float(outcome["scores"][p]), (1.0 / len(winners)) if p in winners else 0.0)
+                    for p in range(players)]
+    per_state = []
     for s in states:
         remaining = max(0.0, 1.0 - s.decisions / max(1.0, judge.length(players)))
         scores = game.score_breakdown(s)
-        for seat in range(players):
-            row = space.extract(s, seat, remaining, scores)
+        rows = [space.extract(s, seat, remaining, scores) for seat in range(players)]
+        predicted = None
+        if lam < 1.0:
+            predicted = list(zip(judge.head(s, "score", scores), judge.head(s, "result", scores)))
+        per_state.append((rows, predicted))
+    # λ-returns, from the end backwards: G_t = (1 - λ) V(s_t+1) + λ G_t+1, G_T = the final values
+    returns = [list(final_values)]
+    for rows, predicted in reversed(per_state[1:]):
+        g = returns[-1]
+        returns.append([((1 - lam) * predicted[p][0] + lam * g[p][0], (1 - lam) * predicted[p][1] + lam * g[p][1])
+                        if predicted is not None else g[p] for p in range(players)])
+    returns.reverse()
+    targets = []
+    for (rows, _), g in zip(per_state, returns):
+        for seat, row in enumerate(rows):
             kept.append((seat, tuple(row), tuple(row.values())))
-    winners = outcome["winners"]
-    finals = {p: (float(outcome["scores"][p]), (1.0 / len(winners)) if p in winners else 0.0) for p in range(players)}
-    return {"seed": seed, "decisions": length, "rows": kept, "finals": finals}
+            targets.append(g[seat])
+    return {"seed": seed, "decisions": length, "rows": kept, "targets": targets,
+            "finals": {p: final_values[p] for p in range(players)}}
 
 
 def _play(game, players, seed, bots, states, every):
@@ -90,7 +110,8 @@ def _play(game, players, seed, bots, states, every):
 def _play_batch(args):
     seeds, task = args
     game = parallel.worker_game()
-    return [self_play(game, task["players"], s, task["model"], task["explore"], task["every"]) for s in seeds]
+    return [self_play(game, task["players"], s, task["model"], task["explore"], task["every"], task["lam"])
+            for s in seeds]
 
 
 class Normal:
@@ -140,7 +161,8 @@ class Normal:
 
 def train(game, players: list[int], seed: int = 1, games: int | None = None, minutes: float | None = None,
           generation_games: int = GENERATION_GAMES, jobs: int = 1, dask: str | None = None,
-          progress: Callable[[dict], None] | None = None, explore: float = EXPLORE) -> ValueModel:
+          progress: Callable[[dict], None] | None = None, explore: float = EXPLORE,
+          lam: float = LAMBDA) -> ValueModel:
     """Train a value model of `game` for the player counts `players` (see the module doc): generations
     of `generation_games` games per count until `games` games in all were played or `minutes` passed."""
     if games is None and minutes is None:
@@ -168,15 +190,15 @@ def train(game, players: list[int], seed: int = 1, games: int | None = None, min
         for n in players:
             count = generation_games if games is None else min(generation_games, max(1, (games - played) // len(players)))
             seeds = [seed + 100_000 * generation + 1000 * n + i for i in range(count)]
-            task = {"players": n, "model": model.to_json(), "explore": explore, "every": RECORD_EVERY}
+            task = {"players": n, "model": model.to_json(), "explore": explore, "every": RECORD_EVERY,
+                    "lam": lam if generation > 1 else 1.0}
             records = _run(game, seeds, task, jobs, dask)
             for rec in records:
                 if "error" in rec:
                     errors.append(rec)
                     continue
                 lengths.setdefault(n, []).append(rec["decisions"])
-                for seat, idx, vals in rec["rows"]:
-                    score, result = rec["finals"][seat]
+                for (seat, idx, vals), (score, result) in zip(rec["rows"], rec["targets"]):
                     gen_rows.append((seat, idx, vals))
                     gen_targets["score"].append(score)
                     gen_targets["result"].append(result)
@@ -212,4 +234,5 @@ def _run(game, seeds, task, jobs, dask):
         for batch in parallel.map_local(game, _play_batch, [(b, task) for b in parallel.split(seeds, jobs)], jobs):
             out.extend(batch)
         return out
-    return [self_play(game, task["players"], s, task["model"], task["explore"], task["every"]) for s in seeds]
+    return [self_play(game, task["players"], s, task["model"], task["explore"], task["every"], task["lam"])
+            for s in seeds]

@@ -6,6 +6,7 @@ import argparse
 from ..analysis.parallel import DASK_INSTALL
 from ..players.bots import BOT_HELP
 from .common import EDITOR_LINE, LANG_HELP, PROG, _version, available_games, bot_spec, lang_code
+from .learn import cmd_train
 from .play import cmd_play, cmd_replay, cmd_serve
 from .study import (PLOT_INSTALL, cmd_bench, cmd_compare, cmd_diff, cmd_ladder, cmd_rules, cmd_schema,
                     cmd_simulate, cmd_validate, cmd_verify)
@@ -288,6 +289,34 @@ def build_parser() -> argparse.ArgumentParser:
                    "seats, scores and winners)")
     scale_args(p)
     p.set_defaults(func=cmd_ladder)
+
+    p = sub.add_parser(
+        "train", help="learn a value model of a game by self-play, for the learned and search bots",
+        description="Learn what positions of a game are worth from the definition alone: generations of "
+                    "self-play games, each played by the bots of the previous generation's model (the first "
+                    "by the score so far), every position a row of features (every var, zone, piece type, "
+                    "scoring item and where the flow is, as each seat sees them) fitted by ridge regression "
+                    "to how the game ended for that seat. The model is written as JSON (never pickle) to "
+                    "GAME_DIR/models/value-Np.json, stamped with the hash of the rules: a model of other "
+                    "rules is refused, a variant or house rule uses its base game's model. Seeded: the same "
+                    "seed and --games give the same model; --minutes stops at a generation boundary.")
+    p.add_argument("game", metavar="GAME", help="a game name under gamedefs/ or a game directory")
+    p.add_argument("--players", "-p", required=True, metavar="N[,N...]",
+                   help="the player count, or counts separated by commas (one model serves them all)")
+    p.add_argument("--seed", "-s", type=int, default=1, metavar="S", help="the first seed (default: 1)")
+    p.add_argument("--games", "-k", "-n", type=int, default=None, metavar="K",
+                   help="self-play games in all (default: as many as --minutes allows)")
+    p.add_argument("--minutes", type=float, default=None, metavar="M",
+                   help="stop after the generation that ends past M minutes (default: 15 when --games is "
+                        "not given)")
+    p.add_argument("--generation-games", type=int, default=None, metavar="G",
+                   help="games per generation and player count (default: 40)")
+    p.add_argument("--output", "-O", metavar="FILE", help="write the model to FILE (default: "
+                                                           "GAME_DIR/models/value-Np.json)")
+    p.add_argument("--json", action="store_true", help="also print how the model was made as JSON")
+    variant_arg(p)
+    scale_args(p)
+    p.set_defaults(func=cmd_train)
 
     p = sub.add_parser(
         "schema", help="print or export the JSON Schema of definition files",

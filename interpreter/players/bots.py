@@ -230,6 +230,15 @@ def _mcts_bot(seed: Any = None, **options) -> Bot:
     return MctsBot(seed, **options)
 
 
+def model_name(text: str) -> str:
+    """A model named by its file's stem in the game's `models/` folder (letters, digits, `-`, `_`, `.`; never
+    a path)."""
+    import re
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}", text) or ".." in text:
+        raise ValueError(text)
+    return text
+
+
 def _learned_bot(seed: Any = None, **options) -> Bot:
     from .learned import LearnedBot
 
@@ -247,8 +256,8 @@ BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot,
 BOT_OPTIONS: dict[str, dict[str, type]] = {
     "random": {}, "greedy": {"depth": int},
     "mcts": {"iterations": int, "ms": float, "c": float, "depth": int, "prior": int},
-    "learned": {"samples": int, "explore": float},
-    "search": {"iterations": int, "ms": float, "c": float, "depth": int, "prior": int},
+    "learned": {"samples": int, "explore": float, "model": model_name},
+    "search": {"iterations": int, "ms": float, "c": float, "depth": int, "prior": int, "model": model_name},
 }
 BOT_HELP = ("random | greedy[:depth=D] | mcts[:iterations=N|ms=N,c=C,depth=D,prior=P] "
             "(e.g. mcts:ms=500; iterations is reproducible, ms depends on the machine)")
@@ -273,7 +282,7 @@ def parse_bot_spec(spec: str) -> tuple[str, dict]:
             options[key] = allowed[key](value.strip())
         except ValueError:
             raise BotSpecError(f"bot {spec!r}: {key} must be a {allowed[key].__name__}, not {value!r}") from None
-        if options[key] < 0:
+        if isinstance(options[key], (int, float)) and options[key] < 0:
             raise BotSpecError(f"bot {spec!r}: {key} must not be negative")
     if name in ("mcts", "search") and "iterations" in options and "ms" in options:
         raise BotSpecError(f"bot {spec!r}: give iterations or ms, not both")

@@ -9,7 +9,9 @@ every definition.
 
 - **Quantities of a seat** (`Q`): each number it holds (player vars; a map var per key), each of its zones
   (its size; its pieces counted by type, by class and by each text property's value; their number
-  properties and fields summed), each scoring item's current value and the total score.
+  properties and fields summed), each scoring item's current value and the total score (only where
+  nothing of a player that a score may count is hidden from the seat: another player's private var or
+  hand, the seat's own card held facing out or buried in its discard pile).
 - **Quantities of the table** (`G`): global vars, global zones (as above), where the flow is (the step
   that decides next, whose turn it is counted from the seat, the counters of the repeats on the stack),
   the end triggers set, and a constant 1.
@@ -33,7 +35,7 @@ import weakref
 
 from ..engine.facing import piece_seen
 from ..engine.flow import REPEAT
-from ..engine.visibility import sees, var_modes
+from ..engine.visibility import CONTENTS, TOP, sees, var_modes
 
 BLOCKS = ("me", "late", "others", "table")
 TEXT_VALUES_MAX = 16  # a text property with more distinct values than this is not counted per value
@@ -102,6 +104,14 @@ class FeatureSpace:
         for name, v, t in w.var_defs["player"]:
             self._var(name, v, t, lay.pvars[name], self.qnames, self.pvar_feats)
         self.private = var_modes(w, "player")  # name -> mode
+        # Another seat's score is a quantity of it only where nothing of a player is hidden from the others
+        # (a score may count a private var or a hand: the sample's would be a guess, the truth a leak).
+        self.scores_public = not any(mode in ("owner", "none") for mode in self.private.values()) and not any(
+            w.zone_visibility.get(("player", name)) in ("owner", "hidden", TOP) for name in lay.pzones)
+        # and a seat's own score, where nothing of its own is hidden from it (a hand held facing out, the
+        # buried cards of its discard pile)
+        self.own_scores_public = not any(mode in ("others", "none") for mode in self.private.values()) and not any(
+            w.zone_visibility.get(("player", name)) in ("others", "hidden", TOP) for name in lay.pzones)
         self.pzone_shapes = {}
         for name in lay.pzones:
             self.pzone_shapes[name] = ZoneShape(self, f"q:zone.{name}")
@@ -188,7 +198,7 @@ class FeatureSpace:
         for name, shape in self.pzone_shapes.items():
             z = base + lay.pzones[name]
             self._zone(s, z, shape, self._zone_seen(("player", name), pl, viewer), viewer, out)
-        if scores is not None and pl < len(scores):
+        if scores is not None and pl < len(scores) and (self.own_scores_public if own else self.scores_public):
             for iid, v in scores[pl].items():
                 if v:
                     out[self.item_index[iid]] = float(v)
@@ -233,8 +243,10 @@ class FeatureSpace:
                 out[i] = 1.0
         return out
 
-    def _zone_seen(self, key, owner, viewer) -> bool:
-        return sees(self.world.zone_visibility.get(key), owner, viewer)
+    def _zone_seen(self, key, owner, viewer):
+        """What `viewer` sees of the pieces of a zone: True (which pieces they are: all of a `contents`
+        pile, whose order alone is hidden), False (none), or N (the top N of a `top` pile)."""
+        return zone_sight(self.world, key, owner, viewer)
 
     def _zone(self, s, z, shape, seen, viewer, out):
         pieces = s.zones[z]
@@ -242,8 +254,10 @@ class FeatureSpace:
             return
         b = shape.base
         out[b] = out.get(b, 0.0) + len(pieces)
-        if not seen:
+        if seen is False:
             return
+        if seen is not True:
+            pieces = pieces[:seen]
         types, ti, adds, faces = s.types, self.type_index, shape.adds, s.faces
         fields = shape.fields
         for x in pieces:
@@ -292,6 +306,17 @@ class FeatureSpace:
         if remaining:
             row[3 * Q + self.remaining_index] = remaining
         return row
+
+
+def zone_sight(w, key, owner, viewer):
+    """What `viewer` sees of the pieces of zone `key` (("global" or "player", name)) held by `owner`:
+    True (which pieces: all, or a `contents` pile's), False (none) or N (the top N of a `top` pile)."""
+    mode = w.zone_visibility.get(key)
+    if mode == CONTENTS:
+        return True
+    if mode == TOP:
+        return w.zone_top.get(key, 1)
+    return sees(mode, owner, viewer)
 
 
 _spaces: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()

@@ -43,7 +43,7 @@ class LearnedBot(Bot):
 
     name = "learned"
 
-    def __init__(self, seed: Any = None, samples: int = 1, explore: float = 0.0, model: ValueModel | None = None):
+    def __init__(self, seed: Any = None, samples: int = 1, explore: float = 0.0, model: ValueModel | str | None = None):
         super().__init__(seed)
         if samples < 1:
             raise BotSpecError("learned: samples must be at least 1")
@@ -63,8 +63,8 @@ class LearnedBot(Bot):
             per_game = self._judges[game] = {}
         j = per_game.get(players)
         if j is None:
-            j = per_game[players] = (self.model.bind(game, checked=False) if self.model is not None
-                                     else evaluator_for(game, players))
+            j = per_game[players] = (self.model.bind(game, checked=False) if isinstance(self.model, ValueModel)
+                                     else evaluator_for(game, players, self.model))
         return j
 
     def choose(self, game, view, actions: list[dict]) -> dict:
@@ -125,7 +125,7 @@ class SearchBot(Bot):
     name = "search"
 
     def __init__(self, seed: Any = None, iterations: int | None = None, ms: float | None = None, c: float = 0.5,
-                 depth: int = 0, prior: int = 4, model: ValueModel | None = None):
+                 depth: int = 0, prior: int = 4, model: ValueModel | str | None = None):
         super().__init__(seed)
         from .mcts import MctsBot
         if iterations is None and ms is None:
@@ -156,8 +156,8 @@ class SearchBot(Bot):
             return actions[0]
         players = view["players"]
         if self._game is not game or self._judge is None or self._players != players:
-            self._judge = (self.model.bind(game, checked=False) if self.model is not None
-                           else evaluator_for(game, players))
+            self._judge = (self.model.bind(game, checked=False) if isinstance(self.model, ValueModel)
+                           else evaluator_for(game, players, self.model))
             self._game, self._players = game, players
         return self.tree.choose(game, view, actions)
 
@@ -179,15 +179,21 @@ def model_files(root) -> list[Path]:
     return sorted(folder.glob("*.json")) if folder.is_dir() else []
 
 
-def find_model(game, players: int) -> tuple[ValueModel, str]:
-    """The model that serves `game` at `players`, checked against its rules, and a note saying which it
-    is ("the model of GAME, N players" or "the base game's model ..." for a variant). NoModel, StaleModel
-    or ModelError otherwise."""
+def find_model(game, players: int, name: str | None = None) -> tuple[ValueModel, str]:
+    """The model that serves `game` at `players` (the file `models/NAME.json` when `name` is given),
+    checked against its rules, and a note saying which it is ("the model of GAME, N players" or "the base
+    game's model ..." for a variant). NoModel, StaleModel or ModelError otherwise."""
     origin = getattr(game, "origin", None)
     if origin is None:
         raise NoModel(f"{game.id} was not loaded from files: no model beside it")
     root, variants = origin
-    candidates = [m for m in (_read(p) for p in model_files(root)) if m.serves(players)]
+    files = model_files(root)
+    if name is not None:
+        files = [p for p in files if p.stem == name]
+        if not files:
+            raise NoModel(f"no model named {name!r} for {game.id} (its models: "
+                          f"{', '.join(p.stem for p in model_files(root)) or 'none'})")
+    candidates = [m for m in (_read(p) for p in files) if m.serves(players)]
     if not candidates:
         raise NoModel(f"no trained model for {game.id} at {players} players: run `meeple train {game.id} "
                       f"--players {players}`")
@@ -204,15 +210,16 @@ def _read(path: Path) -> ValueModel:
     return ValueModel.load(path)
 
 
-def evaluator_for(game, players: int):
-    """The bound model for `game` at `players` (found once per game and count)."""
+def evaluator_for(game, players: int, name: str | None = None):
+    """The bound model for `game` at `players` (found once per game, count and name)."""
     per_game = _found.get(game)
     if per_game is None:
         per_game = _found[game] = {}
-    if players not in per_game:
-        model, _note = find_model(game, players)
-        per_game[players] = model.bind(game, checked=False)
-    return per_game[players]
+    key = (players, name)
+    if key not in per_game:
+        model, _note = find_model(game, players, name)
+        per_game[key] = model.bind(game, checked=False)
+    return per_game[key]
 
 
 def has_model(game, players: int) -> bool:

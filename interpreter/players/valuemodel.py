@@ -23,7 +23,7 @@ import math
 from pathlib import Path
 
 from ..engine.visibility import sees
-from .features import FeatureSpace
+from .features import FeatureSpace, zone_sight
 
 FORMAT = 1
 MODEL_DIR = "models"        # beside the definition's files
@@ -259,8 +259,9 @@ class Evaluator:
         vis = fs.world.zone_visibility
         zones = []
         for name, shape in fs.pzone_shapes.items():
-            mode = vis.get(("player", name))
-            zw = _ZoneWeights(shape, w, off, lay.pzones[name], sees(mode, 0, 0), sees(mode, 0, 1))
+            key = ("player", name)
+            zw = _ZoneWeights(shape, w, off, lay.pzones[name], zone_sight(fs.world, key, 0, 0),
+                              zone_sight(fs.world, key, 0, 1))
             if zw.used:
                 zones.append(zw)
         own_hidden = fs_hidden_slots(fs, 0, 0)
@@ -271,12 +272,14 @@ class Evaluator:
                   0.0 if slot in other_hidden else w[off["others"] + i])
             if any(ws):
                 pvars.append((slot, key, ws))
-        items = {iid: tuple(w[off[b] + i] for b in ("me", "late", "others")) for iid, i in fs.item_index.items()}
-        total = tuple(w[off[b] + fs.total_index] for b in ("me", "late", "others"))
+        use = (fs.own_scores_public, fs.own_scores_public, fs.scores_public)
+        blocks = ("me", "late", "others")
+        items = {iid: tuple(w[off[b] + i] if u else 0.0 for b, u in zip(blocks, use)) for iid, i in fs.item_index.items()}
+        total = tuple(w[off[b] + fs.total_index] if u else 0.0 for b, u in zip(blocks, use))
         T = off["table"]
         secret = fs_secret_slots(fs)
         gvars = [(slot, key, w[T + i]) for slot, key, i in fs.gvar_feats if w[T + i] and slot not in secret]
-        gzones = [_TableZone(shape, w, T, lay.gzones[name], sees(vis.get(("global", name)), None, 0))
+        gzones = [_TableZone(shape, w, T, lay.gzones[name], zone_sight(fs.world, ("global", name), None, 0))
                   for name, shape in fs.gzone_shapes.items()]
         gzones = [z for z in gzones if z.size or z.by_type is not None or z.fields]
         steps = {sid: w[T + i] for sid, i in fs.step_index.items() if w[T + i]}
@@ -350,8 +353,11 @@ class Evaluator:
             late += b * n
             others += o * n
             own_seen, other_seen = zw.own_seen, zw.other_seen
-            if not (own_seen or other_seen):
+            if own_seen is False and other_seen is False:
                 continue
+            if own_seen is not True and own_seen is not False:  # a `top` pile: its top N, for everyone
+                pieces = pieces[:own_seen]
+                own_seen = other_seen = True
             by_type = zw.by_type
             if by_type is not None:
                 if own_seen and other_seen:
@@ -410,8 +416,10 @@ class Evaluator:
             if not pieces:
                 continue
             total += tz.size * len(pieces)
-            if not tz.seen:
+            if tz.seen is False:
                 continue
+            if tz.seen is not True:  # a `top` pile
+                pieces = pieces[:tz.seen]
             by_type = tz.by_type
             if by_type is not None:
                 for x in pieces:

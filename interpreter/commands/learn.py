@@ -1,0 +1,93 @@
+"""`meeple train`: learn a value model of a game by self-play, for the `learned` and `search` bots."""
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+import time
+from pathlib import Path
+
+from .common import PROG, UsageError, err, load, out, scale, title
+
+
+def player_counts(text: str) -> list[int]:
+    """`4` or `3,4,5`: the player counts a model is trained for."""
+    try:
+        counts = sorted({int(p) for p in str(text).split(",") if p.strip()})
+    except ValueError:
+        raise UsageError(f"--players {text}: a count or counts separated by commas, like 4 or 3,4,5") from None
+    if not counts:
+        raise UsageError("--players: name at least one player count")
+    return counts
+
+
+def default_output(game, counts: list[int]) -> Path:
+    """`GAME_DIR/models/value-Np.json` (`value-3-5p.json` for several counts)."""
+    root = Path(game.origin[0]) if getattr(game, "origin", None) else Path(".")
+    span = str(counts[0]) if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
+    return root / "models" / f"value-{span}p.json"
+
+
+def cmd_train(args) -> int:
+    from ..analysis.train import GENERATION_GAMES, train
+
+    if args.variant:
+        raise UsageError("train learns the rules of a game as written: a variant uses its base game's model "
+                         "(train the base game)")
+    game = load(args.game)
+    counts = player_counts(args.players)
+    bad = [n for n in counts if n not in game.player_counts]
+    if bad:
+        raise UsageError(f"--players {args.players}: this game takes {', '.join(map(str, game.player_counts))} players")
+    if args.games is None and args.minutes is None:
+        args.minutes = 15.0
+    if args.games is not None and args.games < 1:
+        raise UsageError("--games must be at least 1")
+    if args.minutes is not None and args.minutes <= 0:
+        raise UsageError("--minutes must be positive")
+    gen_games = args.generation_games or GENERATION_GAMES
+    if gen_games < 2:
+        raise UsageError("--generation-games must be at least 2")
+    target = Path(args.output) if args.output else default_output(game, counts)
+    runs = scale(args)
+    budget = f"{args.games} games" if args.games is not None else f"{args.minutes:g} minutes"
+    err(f"{PROG} train: {title(game)} at {', '.join(map(str, counts))} players, {budget}, "
+        f"generations of {gen_games} games per count, seed {args.seed}, "
+        + (f"Dask at {runs['dask']}" if runs["dask"] else f"{runs['jobs']} process(es)"))
+    bar = None
+    if sys.stderr.isatty():
+        from tqdm import tqdm
+        bar = tqdm(total=args.games if args.games is not None else None, unit="game", file=sys.stderr,
+                   leave=False)
+    last = {"games": 0}
+
+    def progress(info):
+        if bar is not None:
+            bar.update(info["games"] - last["games"])
+            bar.set_postfix(generation=info["generation"], score=f"{info['mean_final_score']:.1f}")
+        else:
+            err(f"generation {info['generation']}: {info['games']} games, mean final score "
+                f"{info['mean_final_score']:.1f}, decisions per game "
+                + ", ".join(f"{n}p {v}" for n, v in info["mean_length"].items()))
+        last["games"] = info["games"]
+
+    started, cpu = time.perf_counter(), time.process_time()
+    try:
+        model = train(game, counts, seed=args.seed, games=args.games, minutes=args.minutes,
+                      generation_games=gen_games, progress=progress, **runs)
+    finally:
+        if bar is not None:
+            bar.close()
+    ref = args.game if not Path(args.game).is_absolute() else game.id  # no path of this machine in the file
+    command = [PROG, "train", ref, "--players", ",".join(map(str, counts)), "--seed", str(args.seed)]
+    command += ["--games", str(args.games)] if args.games is not None else ["--minutes", f"{args.minutes:g}"]
+    model.trained.update({"command": " ".join(shlex.quote(c) for c in command),
+                          "wall_seconds": round(time.perf_counter() - started, 1)})
+    model.save(target)
+    t = model.trained
+    out(f"{title(game)}: a value model for {', '.join(map(str, counts))} players, {t['games']} self-play games "
+        f"in {t['generations']} generations, {t['wall_seconds']:.0f} s")
+    out(f"written: {target}")
+    if args.json:
+        out(json.dumps({"output": str(target), "trained": t}, indent=2, ensure_ascii=False))
+    return 0
