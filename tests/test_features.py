@@ -71,20 +71,22 @@ def test_features_are_named_by_what_they_count(tmp_path):
     """)
     space = FeatureSpace.of(game)
     names = set(space.names)
-    for expected in ("me.var.coins", "late.var.coins", "others.var.coins", "table.var.round",
-                     "me.zone.hand.type.red", "me.zone.table.suit.spades", "me.zone.table.sum.value",
-                     "table.zone.market.class.card", "table.zone.deck.size", "me.score.coins", "me.score.total",
+    for expected in ("early.var.coins", "late.var.coins", "others.var.coins", "table.var.round",
+                     "early.zone.hand.type.red", "middle.zone.table.suit.spades", "late.zone.table.sum.value",
+                     "table.zone.market.class.card", "table.zone.deck.size", "early.score.coins", "late.score.total",
                      "table.step.play", "table.turn.0", "table.bias", "table.remaining"):
         assert expected in names
     assert len(names) == len(space.names)  # every feature has its own name
     s = game.new_game(2, seed=1)
     row = {space.names[i]: v for i, v in space.extract(s, 0, 1.0).items()}
-    assert row["me.var.coins"] == 3 and row["others.var.coins"] == 3
+    assert row["early.var.coins"] == 3 and row["others.var.coins"] == 3 and "late.var.coins" not in row
     assert row["table.zone.deck.size"] == 1 and row["table.zone.market.size"] == 1
-    assert row["me.zone.hand.size"] == 1 and row["others.zone.hand.size"] == 1
+    assert row["early.zone.hand.size"] == 1 and row["others.zone.hand.size"] == 1
     # the seat sees its own hand by type, not the other's (an owner-only zone), nor the deck
     mine = s.types[s.zones[game.layout.zone_index("hand", 0)][0]]
-    assert row[f"me.zone.hand.type.{mine}"] == 1
+    assert row[f"early.zone.hand.type.{mine}"] == 1
+    halfway = {space.names[i]: v for i, v in space.extract(s, 0, 0.25).items()}
+    assert halfway["middle.var.coins"] == 1.5 and halfway["late.var.coins"] == 1.5 and "early.var.coins" not in halfway
     assert not any(k.startswith("others.zone.hand.type") for k in row)
     assert not any(k.startswith("table.zone.deck.type") for k in row)
     assert row["table.turn.0"] == 1 and row["table.bias"] == 1 and row["table.remaining"] == 1.0

@@ -24,7 +24,7 @@ import statistics
 import time
 from typing import Callable
 
-from ..players.features import FeatureSpace
+from ..players.features import OWN_BLOCKS, FeatureSpace
 from ..players.learned import LearnedBot
 from ..players.valuemodel import ValueModel, rules_hash
 from . import parallel
@@ -35,13 +35,13 @@ DECAY = 0.6               # how much an older generation's rows count, per gener
 RIDGE = 0.02              # the penalty, relative to each feature's own scale
 PRIOR_ROWS = 30.0         # and an absolute one: a feature seen in fewer rows than this is shrunk toward 0
 RECORD_EVERY = 2          # every how many decisions a position is kept as rows
-LAMBDA = 1.0              # the λ of the targets (1: the final values alone)
+LAMBDA = 0.9              # the λ of the targets (1: the final values alone; lower leans on the model)
 CHUNK = 2048              # rows summed at once into the normal equations
 
 
 def initial_model(game, players: list[int]) -> ValueModel:
     """Generation 0's model: a seat's final score is its score so far (the greedy bot's view)."""
-    return ValueModel(game.id, rules_hash(game), players, {"score": {"me.score.total": 1.0}},
+    return ValueModel(game.id, rules_hash(game), players, {"score": {f"{b}.score.total": 1.0 for b in OWN_BLOCKS}},
                       length={n: 1.0 for n in players}, scale=1.0,
                       trained={"generations": 0, "games": 0})
 
@@ -115,14 +115,34 @@ def _play_batch(args):
 
 
 class Normal:
-    """The normal equations of a ridge regression, summed row by row (one matrix for every head)."""
+    """The normal equations of a ridge regression, summed row by row (one matrix for every head), over the
+    features that were ever non-zero: a game's feature space is large (every zone by every piece type),
+    what its positions use is far smaller, so the matrix grows with what is seen."""
 
-    def __init__(self, size: int, heads: tuple[str, ...]):
+    def __init__(self, heads: tuple[str, ...]):
         import numpy as np
         self.np = np
-        self.A = np.zeros((size, size))
-        self.b = {h: np.zeros(size) for h in heads}
+        self.local: dict[int, int] = {}   # feature index -> row of the matrix
+        self.A = np.zeros((0, 0))
+        self.b = {h: np.zeros(0) for h in heads}
         self.rows = 0.0
+
+    def _grow(self, cols) -> None:
+        np = self.np
+        for c in cols:
+            if c not in self.local:
+                self.local[c] = len(self.local)
+        n = len(self.local)
+        if n > self.A.shape[0]:
+            size = max(n, 2 * self.A.shape[0], 256)
+            A = np.zeros((size, size))
+            k = self.A.shape[0]
+            A[:k, :k] = self.A
+            self.A = A
+            for h, b in self.b.items():
+                nb = np.zeros(size)
+                nb[:k] = b
+                self.b[h] = nb
 
     def decay(self, f: float) -> None:
         self.A *= f
@@ -135,27 +155,32 @@ class Normal:
         for start in range(0, len(rows), CHUNK):
             part = rows[start:start + CHUNK]
             cols = sorted({i for _, idx, _ in part for i in idx})
+            self._grow(cols)
             where = {c: k for k, c in enumerate(cols)}
             X = np.zeros((len(part), len(cols)))
             for r, (_, idx, vals) in enumerate(part):
                 X[r, [where[i] for i in idx]] = vals
-            ix = np.ix_(cols, cols)
-            self.A[ix] += X.T @ X
+            at = [self.local[c] for c in cols]
+            self.A[np.ix_(at, at)] += X.T @ X
             for h, y in targets.items():
-                self.b[h][cols] += X.T @ np.asarray(y[start:start + CHUNK])
+                self.b[h][at] += X.T @ np.asarray(y[start:start + CHUNK])
             self.rows += len(part)
 
     def solve(self, ridge: float) -> dict[str, dict[int, float]]:
+        """{head: {feature index: weight}}: the ridge solution, each feature penalised in proportion to its
+        own scale plus `PRIOR_ROWS` (a feature seen in few rows stays near 0)."""
         np = self.np
-        diag = np.diag(self.A)
+        n = len(self.local)
+        features = np.array(sorted(self.local, key=self.local.get), dtype=np.int64)
+        A = self.A[:n, :n].copy()
+        diag = np.diag(A).copy()
         active = np.nonzero(diag > 1e-12)[0]
-        A = self.A[np.ix_(active, active)].copy()
-        scale = np.diag(A).copy()
-        A[np.diag_indices_from(A)] += ridge * scale + PRIOR_ROWS
+        A = A[np.ix_(active, active)]
+        A[np.diag_indices_from(A)] += ridge * diag[active] + PRIOR_ROWS
         out = {}
         for h, b in self.b.items():
-            w = np.linalg.solve(A, b[active])
-            out[h] = {int(i): float(v) for i, v in zip(active, w) if abs(v) > 1e-12}
+            w = np.linalg.solve(A, b[:n][active])
+            out[h] = {int(features[i]): float(v) for i, v in zip(active, w) if abs(v) > 1e-12}
         return out
 
 
@@ -169,7 +194,7 @@ def train(game, players: list[int], seed: int = 1, games: int | None = None, min
         games = 8 * generation_games * len(players)
     space = FeatureSpace.of(game)
     heads = ("score", "result")
-    normal = Normal(len(space.names), heads)
+    normal = Normal(heads)
     model = initial_model(game, players)
     started = time.perf_counter()
     cpu0 = time.process_time()

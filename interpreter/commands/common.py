@@ -256,6 +256,37 @@ def bot_spec(text: str) -> str:
     return text.strip().lower()
 
 
+def default_bot(game, players: int) -> tuple[str, str]:
+    """The strongest bot that fits a run of many games, and a line saying which and why: the learned bot
+    where the game has a trained model for this count, else greedy looking one decision further (enough
+    for a turn of several decisions, such as taking a tile and then placing it, to count)."""
+    from ..players.learned import find_model
+    from ..players.valuemodel import ModelError
+    try:
+        _model, note = find_model(game, players)
+        return "learned", f"bots: learned, with {note}"
+    except ModelError as exc:
+        return "greedy:depth=1", f"bots: greedy:depth=1 ({exc})"
+
+
+def check_models(game, players: int, kinds) -> list[str]:
+    """Each model the bots of `kinds` use, as a line to print; UsageError where a learned or search bot
+    has no usable model (missing, of other rules, unreadable)."""
+    from ..players.learned import find_model
+    from ..players.valuemodel import ModelError
+    notes = []
+    for kind in dict.fromkeys([kinds] if isinstance(kinds, str) else kinds):
+        name, options = parse_bot_spec(kind)
+        if name not in ("learned", "search"):
+            continue
+        try:
+            _model, note = find_model(game, players, options.get("model"))
+        except ModelError as exc:
+            raise UsageError(f"bot {kind}: {exc}") from None
+        notes.append(f"{kind}: {note}")
+    return notes
+
+
 def scale(args) -> dict:
     """The `jobs` and `dask` arguments of a run from --jobs and --dask (default: all local cores)."""
     if args.jobs is not None and args.jobs < 1:

@@ -117,8 +117,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "game that raised an error, with its seed. Exit 1 if a game raised.")
     game_args(p)
     p.add_argument("--games", "-k", "-n", type=int, required=True, metavar="K", help="number of games")
-    p.add_argument("--bot", type=bot_spec, default="random", metavar="BOT",
-                   help=f"the bot of every seat (default random): {BOT_HELP}")
+    p.add_argument("--bot", type=bot_spec, default=None, metavar="BOT",
+                   help=f"the bot of every seat (default: learned where the game has a trained model, else "
+                        f"greedy:depth=1; said on stderr): {BOT_HELP}")
     p.add_argument("--seat", action="append", metavar="SEAT=BOT",
                    help="another bot at one seat (repeatable), BOT a bot spec as for --bot; e.g. 1=greedy, "
                         "2=mcts:ms=500")
@@ -249,8 +250,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "raised (listed with its seed).")
     game_args(p, variant_required=True)
     p.add_argument("--games", "-k", "-n", type=int, required=True, metavar="K", help="games on each side")
-    p.add_argument("--bot", type=bot_spec, default="greedy", metavar="BOT",
-                   help=f"the bot of every seat (default greedy: random bots rarely build what a rule changes): {BOT_HELP}")
+    p.add_argument("--bot", type=bot_spec, default=None, metavar="BOT",
+                   help=f"the bot of every seat (default: learned where the base game has a trained model, else "
+                        f"greedy:depth=1, said on stderr; random bots rarely build what a rule changes): {BOT_HELP}")
     p.add_argument("--seat", action="append", metavar="SEAT=BOT",
                    help="another bot at one seat (repeatable), BOT a bot spec as for --bot; e.g. 1=greedy, "
                         "2=mcts:ms=500")

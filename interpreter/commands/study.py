@@ -9,8 +9,9 @@ from pathlib import Path
 from ..analysis.parallel import default_jobs
 from ..analysis.simulate import text
 from ..players.bots import BOTS, BotSpecError, parse_bot_spec
-from .common import (PROG, UsageError, _data_dir, _join_bot_options, check_players, engine, err, is_input_error,
-                     load, out, parse_options, person, resolve_game, scale, title, variant_files)
+from .common import (PROG, UsageError, _data_dir, _join_bot_options, check_models, check_players, default_bot,
+                     engine, err, is_input_error, load, out, parse_options, person, resolve_game, scale, title,
+                     variant_files)
 from .play import parse_seats
 
 
@@ -65,7 +66,14 @@ def cmd_simulate(args) -> int:
     options = parse_options(game, args.option)
     if args.games < 1:
         raise UsageError("--games must be at least 1")
+    told = set()
+    if args.bot is None:
+        args.bot, note = default_bot(game, players)
+        err(note)
+        told.add(args.bot)
     kinds = parse_seats(args.seat, players, args.bot, allowed=tuple(BOTS))
+    for note in check_models(game, players, [k for k in kinds if k not in told]):
+        err(note)
     bots = args.bot if len(set(kinds)) == 1 and kinds[0] == args.bot else kinds
     if args.measure is not None:
         _, DefinitionError = engine()
@@ -311,7 +319,16 @@ def cmd_compare(args) -> int:
     for name in options or {}:
         if name not in (base.options or {}):
             raise UsageError(f"--option {name}: the base game has no such option (only the variant has)")
+    told = set()
+    if args.bot is None:
+        args.bot, note = default_bot(base, args.players)
+        err(note)
+        told.add(args.bot)
     kinds = parse_seats(args.seat, args.players, args.bot, allowed=tuple(BOTS))
+    for game, side in ((base, "base game"), (variant, "variant")):
+        for note in check_models(game, args.players, kinds if side == "variant" else
+                                 [k for k in kinds if k not in told]):
+            err(f"{side}: {note}")
     bots = args.bot if all(k == args.bot for k in kinds) else kinds
     base_label, variant_label = title(base), title(variant)
     bar = None

@@ -16,10 +16,12 @@ every definition.
   that decides next, whose turn it is counted from the seat, the counters of the repeats on the stack),
   the end triggers set, and a constant 1.
 
-A seat's feature vector has four blocks: its own quantities (`me.`), the same scaled by how much of the
-game remains (`late.`: `remaining` falls from 1 at the start to 0 at the usual length of a game, so an
-asset can be worth more early than late), the mean of the other seats' quantities (`others.`: the other
-players, then any scripted seats) and the table's (`table.`).
+A seat's feature vector has five blocks: its own quantities three times (`early.`, `middle.`, `late.`),
+each scaled by one of three hat functions of how much of the game remains (`remaining` falls from 1 at
+the start to 0 at the usual length of a game; the hats peak at 1, 1/2 and 0 and always sum to 1), so what
+an asset is worth can rise and fall over the game as any piecewise-linear curve (a farm is worth much
+early and nothing in the last round); the mean of the other seats' quantities (`others.`: the other
+players, then any scripted seats); and the table's (`table.`).
 
 Visibility is the rule of every output (`visibility`, `facing`): a zone the seat may not see counts only
 its size, another seat's private vars are left out, a face-down piece counts in its zone's size only. So
@@ -37,7 +39,14 @@ from ..engine.facing import piece_seen
 from ..engine.flow import REPEAT
 from ..engine.visibility import CONTENTS, TOP, sees, var_modes
 
-BLOCKS = ("me", "late", "others", "table")
+BLOCKS = ("early", "middle", "late", "others", "table")
+OWN_BLOCKS = ("early", "middle", "late")
+
+
+def phases(remaining: float) -> tuple[float, float, float]:
+    """The three hat functions of `remaining` (clamped to 0..1): (early, middle, late), summing to 1."""
+    r = min(1.0, max(0.0, remaining))
+    return max(0.0, 2 * r - 1), 1 - abs(2 * r - 1), max(0.0, 1 - 2 * r)
 TEXT_VALUES_MAX = 16  # a text property with more distinct values than this is not counted per value
 
 
@@ -74,11 +83,26 @@ class ZoneShape:
                 elif ptype == "str" and prop in fs.text_props:
                     add.append((off(f"{prop}.{v}"), 1.0))
             self.adds.append(tuple(add))
-        # fields of the pieces: (column, kind, offset)
+        # fields of the pieces: (column, kind, per type ((offset, 1.0), ...)): a field's value summed over
+        # the zone, and by the type and each text property value of the pieces that hold it (which
+        # buildings are staffed, which spaces of which colour are built on)
         self.fields = []
         for fname, (col, ftype) in w.fields.items():
             kind = ftype if ftype in ("int", "bool", "map") else "set"
-            self.fields.append((col, kind, off(f"field.{fname}")))
+            holders = fs.field_classes.get(fname, set())
+            per_type = []
+            for t in fs.type_names:
+                cls = w.class_of.get(t)
+                if cls not in holders:
+                    per_type.append(())
+                    continue
+                add = [(off(f"field.{fname}"), 1.0), (off(f"field.{fname}.type.{t}"), 1.0)]
+                for prop, ptype in fs.props_of_class[cls]:
+                    v = w.props[prop].get(t)
+                    if ptype == "str" and prop in fs.text_props and isinstance(v, str):
+                        add.append((off(f"field.{fname}.{prop}.{v}"), 1.0))
+                per_type.append(tuple(add))
+            self.fields.append((col, kind, per_type))
         self.size = len(names) - self.base
 
 
@@ -97,6 +121,7 @@ class FeatureSpace:
                                             if w.class_of.get(t) == cls)] for cls in w.classes}
         self.text_props = {p for p, t in w.prop_types.items() if t == "str"
                            and len({v for v in w.props[p].values() if isinstance(v, str)}) <= TEXT_VALUES_MAX}
+        self.field_classes = {fname: set(classes) for fname, classes, *_ in w.field_defs}
         self.qnames: list[str] = []
         self.gnames: list[str] = []
         # --- a seat's quantities
@@ -154,9 +179,9 @@ class FeatureSpace:
         self.gnames.append("remaining")
         Q = len(self.qnames)
         self.Q, self.G = Q, len(self.gnames)
-        self.names = ([f"me.{n}" for n in self.qnames] + [f"late.{n}" for n in self.qnames]
-                      + [f"others.{n}" for n in self.qnames] + [f"table.{n}" for n in self.gnames])
-        self.offsets = {"me": 0, "late": Q, "others": 2 * Q, "table": 3 * Q}
+        self.names = [f"{block}.{n}" for block in BLOCKS[:-1] for n in self.qnames] + [
+            f"table.{n}" for n in self.gnames]
+        self.offsets = {block: k * Q for k, block in enumerate(BLOCKS)}
         self.index = {n: i for i, n in enumerate(self.names)}
 
     def _var(self, name, v, t, slot, names, out):
@@ -263,9 +288,10 @@ class FeatureSpace:
         for x in pieces:
             if faces and x in faces and not piece_seen(self.game, s, x, viewer):
                 continue
-            for o, v in adds[ti[types[x]]]:
+            t = ti[types[x]]
+            for o, v in adds[t]:
                 out[b + o] = out.get(b + o, 0.0) + v
-            for col, kind, o in fields:
+            for col, kind, per_type in fields:
                 v = s.fields[col][x]
                 if v is None or v is False:
                     continue
@@ -276,7 +302,8 @@ class FeatureSpace:
                 else:
                     add = 1.0
                 if add:
-                    out[b + o] = out.get(b + o, 0.0) + add
+                    for o, m in per_type[t]:
+                        out[b + o] = out.get(b + o, 0.0) + m * add
 
     # ------------------------------------------------------------------ rows
     def extract(self, s, seat: int, remaining: float, scores=None) -> dict:
@@ -285,13 +312,14 @@ class FeatureSpace:
         game = self.game
         if scores is None:
             scores = game.score_breakdown(s)
-        Q = self.Q
+        off = self.offsets
         row: dict[int, float] = {}
         mine = self.seat_quantities(s, seat, seat, scores)
-        for i, v in mine.items():
-            row[i] = v
-            if remaining:
-                row[Q + i] = v * remaining
+        for block, f in zip(OWN_BLOCKS, phases(remaining)):
+            if f:
+                base = off[block]
+                for i, v in mine.items():
+                    row[base + i] = v * f
         others = [o for o in range(len(s.p)) if o != seat]
         if others:
             k = 1.0 / len(others)
@@ -299,12 +327,14 @@ class FeatureSpace:
             for o in others:
                 for i, v in self.seat_quantities(s, o, seat, scores).items():
                     acc[i] = acc.get(i, 0.0) + v
+            base = off["others"]
             for i, v in acc.items():
-                row[2 * Q + i] = v * k
+                row[base + i] = v * k
+        base = off["table"]
         for i, v in self.table_quantities(s, seat, game).items():
-            row[3 * Q + i] = v
+            row[base + i] = v
         if remaining:
-            row[3 * Q + self.remaining_index] = remaining
+            row[base + self.remaining_index] = remaining
         return row
 
 

@@ -23,7 +23,9 @@ import math
 from pathlib import Path
 
 from ..engine.visibility import sees
-from .features import FeatureSpace, zone_sight
+from .features import FeatureSpace, phases, zone_sight
+
+SEAT_BLOCKS = ("early", "middle", "late", "others")
 
 FORMAT = 1
 MODEL_DIR = "models"        # beside the definition's files
@@ -203,20 +205,23 @@ class Objective:
 
 
 class _ZoneWeights:
-    """What one zone name adds to a seat's value under one head: per block (`me`, `late`, `others`) the
-    weight of its size, of each piece type and of each field; and whether its owner and the other seats
-    see inside it."""
+    """What one zone name adds to a seat's value under one head: per block (`early`, `middle`, `late`,
+    `others`) the weight of its size, of each piece type and of each field; and what its owner and the
+    other seats see inside it (`features.zone_sight`)."""
 
     __slots__ = ("offset", "size", "by_type", "fields", "own_seen", "other_seen", "used")
 
     def __init__(self, shape, w, offsets, offset, own_seen, other_seen):
         self.offset, self.own_seen, self.other_seen = offset, own_seen, other_seen
-        blocks = [offsets["me"], offsets["late"], offsets["others"]]
+        blocks = [offsets[b] for b in SEAT_BLOCKS]
         self.size = tuple(w[b + shape.base] for b in blocks)
         types = [[sum(v * w[b + shape.base + o] for o, v in add) for b in blocks] for add in shape.adds]
         self.by_type = [tuple(t) for t in types] if any(any(t) for t in types) else None
-        self.fields = [(col, kind, tuple(w[b + shape.base + o] for b in blocks)) for col, kind, o in shape.fields
-                       if any(w[b + shape.base + o] for b in blocks)]
+        self.fields = []
+        for col, kind, per_type in shape.fields:
+            weights = [tuple(sum(m * w[b + shape.base + o] for o, m in add) for b in blocks) for add in per_type]
+            if any(any(t) for t in weights):
+                self.fields.append((col, kind, weights))
         self.used = any(self.size) or self.by_type is not None or bool(self.fields)
 
 
@@ -228,7 +233,11 @@ class _TableZone:
         self.size = w[base + shape.base]
         types = [sum(v * w[base + shape.base + o] for o, v in add) for add in shape.adds]
         self.by_type = types if any(types) else None
-        self.fields = [(col, kind, w[base + shape.base + o]) for col, kind, o in shape.fields if w[base + shape.base + o]]
+        self.fields = []
+        for col, kind, per_type in shape.fields:
+            weights = [sum(m * w[base + shape.base + o] for o, m in add) for add in per_type]
+            if any(weights):
+                self.fields.append((col, kind, weights))
 
 
 class Evaluator:
@@ -268,14 +277,14 @@ class Evaluator:
         other_hidden = fs_hidden_slots(fs, 0, 1)
         pvars = []
         for slot, key, i in fs.pvar_feats:
-            ws = (0.0 if slot in own_hidden else w[off["me"] + i], 0.0 if slot in own_hidden else w[off["late"] + i],
-                  0.0 if slot in other_hidden else w[off["others"] + i])
+            ws = tuple(0.0 if slot in (other_hidden if b == "others" else own_hidden) else w[off[b] + i]
+                       for b in SEAT_BLOCKS)
             if any(ws):
                 pvars.append((slot, key, ws))
-        use = (fs.own_scores_public, fs.own_scores_public, fs.scores_public)
-        blocks = ("me", "late", "others")
-        items = {iid: tuple(w[off[b] + i] if u else 0.0 for b, u in zip(blocks, use)) for iid, i in fs.item_index.items()}
-        total = tuple(w[off[b] + fs.total_index] if u else 0.0 for b, u in zip(blocks, use))
+        use = [fs.scores_public if b == "others" else fs.own_scores_public for b in SEAT_BLOCKS]
+        items = {iid: tuple(w[off[b] + i] if u else 0.0 for b, u in zip(SEAT_BLOCKS, use))
+                 for iid, i in fs.item_index.items()}
+        total = tuple(w[off[b] + fs.total_index] if u else 0.0 for b, u in zip(SEAT_BLOCKS, use))
         T = off["table"]
         secret = fs_secret_slots(fs)
         gvars = [(slot, key, w[T + i]) for slot, key, i in fs.gvar_feats if w[T + i] and slot not in secret]
@@ -313,10 +322,11 @@ class Evaluator:
             w = c["dense"]
             return [sum(w[i] * v for i, v in fs.extract(s, p, r, scores).items()) for p in range(s.n)]
         seats = len(s.p)
+        fe, fm, fl = phases(r)
         own, seen = [], []
         for p in range(seats):
-            me, late, others = self._seat(s, p, c, scores)
-            own.append(me + r * late)
+            e, m, l, others = self._seat(s, p, c, scores)
+            own.append(e * fe + m * fm + l * fl)
             seen.append(others)
         total_others = sum(seen)
         table = self._table(s, c) + c["remaining"] * r
@@ -330,16 +340,17 @@ class Evaluator:
         return out
 
     def _seat(self, s, pl, c, scores):
-        """(me, late, others): seat `pl`'s quantities weighed by the three blocks (`me` and `late` as the
-        seat sees itself, `others` as the other seats see it)."""
-        me = late = others = 0.0
+        """(early, middle, late, others): seat `pl`'s quantities weighed by the four blocks (the first three
+        as the seat sees itself, `others` as the other seats see it)."""
+        e = m = l = o = 0.0
         row = s.p[pl]
-        for slot, key, (a, b, o) in c["pvars"]:
+        for slot, key, (a, b, d, x) in c["pvars"]:
             v = row[slot] if key is None else row[slot].get(key, 0)
             if v:
-                me += a * v
-                late += b * v
-                others += o * v
+                e += a * v
+                m += b * v
+                l += d * v
+                o += x * v
         lay = self.space.layout
         zbase = lay.G + pl * lay.PZ
         zones, types, ti, fields = s.zones, s.types, self.space.type_index, s.fields
@@ -348,10 +359,11 @@ class Evaluator:
             if not pieces:
                 continue
             n = len(pieces)
-            a, b, o = zw.size
-            me += a * n
-            late += b * n
-            others += o * n
+            a, b, d, x = zw.size
+            e += a * n
+            m += b * n
+            l += d * n
+            o += x * n
             own_seen, other_seen = zw.own_seen, zw.other_seen
             if own_seen is False and other_seen is False:
                 continue
@@ -361,47 +373,53 @@ class Evaluator:
             by_type = zw.by_type
             if by_type is not None:
                 if own_seen and other_seen:
-                    for x in pieces:
-                        a, b, o = by_type[ti[types[x]]]
-                        me += a
-                        late += b
-                        others += o
+                    for y in pieces:
+                        a, b, d, x = by_type[ti[types[y]]]
+                        e += a
+                        m += b
+                        l += d
+                        o += x
                 elif own_seen:
-                    for x in pieces:
-                        a, b, o = by_type[ti[types[x]]]
-                        me += a
-                        late += b
+                    for y in pieces:
+                        a, b, d, x = by_type[ti[types[y]]]
+                        e += a
+                        m += b
+                        l += d
                 else:
-                    for x in pieces:
-                        others += by_type[ti[types[x]]][2]
-            for col, kind, (a, b, o) in zw.fields:
+                    for y in pieces:
+                        o += by_type[ti[types[y]]][3]
+            for col, kind, weights in zw.fields:
                 column = fields[col]
-                for x in pieces:
-                    v = column[x]
+                for y in pieces:
+                    v = column[y]
                     if v is None or v is False:
                         continue
                     v = v if kind == "int" else sum(v.values()) if kind == "map" else 1
+                    a, b, d, x = weights[ti[types[y]]]
                     if own_seen:
-                        me += a * v
-                        late += b * v
+                        e += a * v
+                        m += b * v
+                        l += d * v
                     if other_seen:
-                        others += o * v
+                        o += x * v
         if pl < len(scores):
             t = 0
             items = c["items"]
             for iid, v in scores[pl].items():
                 if v:
-                    a, b, o = items[iid]
-                    me += a * v
-                    late += b * v
-                    others += o * v
+                    a, b, d, x = items[iid]
+                    e += a * v
+                    m += b * v
+                    l += d * v
+                    o += x * v
                     t += v
             if t:
-                a, b, o = c["total"]
-                me += a * t
-                late += b * t
-                others += o * t
-        return me, late, others
+                a, b, d, x = c["total"]
+                e += a * t
+                m += b * t
+                l += d * t
+                o += x * t
+        return e, m, l, o
 
     def _table(self, s, c) -> float:
         total = c["bias"]
@@ -424,13 +442,13 @@ class Evaluator:
             if by_type is not None:
                 for x in pieces:
                     total += by_type[ti[types[x]]]
-            for col, kind, wf in tz.fields:
+            for col, kind, weights in tz.fields:
                 column = fields[col]
                 for x in pieces:
                     v = column[x]
                     if v is None or v is False:
                         continue
-                    total += wf * (v if kind == "int" else sum(v.values()) if kind == "map" else 1)
+                    total += weights[ti[types[x]]] * (v if kind == "int" else sum(v.values()) if kind == "map" else 1)
         if s.flow:
             nodes = self.game.nodes
             step = nodes[s.flow[-1][0]].step

@@ -1,0 +1,151 @@
+"""The learned bots (interpreter/players/learned.py): they decide from the seat's view through a model found
+beside the definition, refuse a model of other rules, lend a base game's model to its variants, and learn
+by self-play what the score so far cannot show."""
+
+import json
+import random
+import textwrap
+
+import pytest
+
+from interpreter.game import load_game
+from interpreter.players.bots import BotSpecError, decide, make_bot, parse_bot_spec
+from interpreter.players.learned import LearnedBot, NoModel, SearchBot, find_model
+from interpreter.players.valuemodel import StaleModel, ValueModel, rules_hash
+from interpreter.analysis.ladder import play_pair
+from interpreter.analysis.train import train
+
+from conftest import ROOT
+from games import write_game
+from test_determinize import planted_pair, pr_position
+from test_valuemodel import random_model
+
+# A farm pays one point at the start of every later round; cash pays one point now. The greedy bot, which
+# values a position by its score so far, always takes the cash; a player who farms early wins.
+INVEST = """
+    game: {id: invest, players: [2]}
+    vars:
+      global: {round: {}}
+      player: {points: {}, farms: {}}
+    steps:
+      work:
+        actions:
+          cash: {effect: "player.points += 1"}
+          farm: {effect: "player.farms += 1"}
+    flow:
+      - repeat:
+          - effect: |
+              round += 1
+              for p in players:
+                  p.points += p.farms
+          - each_player: {step: work}
+        until: "round == 6"
+    scoring:
+      items:
+        points: {expr: "player.points"}
+"""
+
+
+@pytest.fixture(scope="module")
+def invest_model(tmp_path_factory):
+    root = write_game(tmp_path_factory.mktemp("invest"), INVEST)
+    game = load_game(root)
+    model = train(game, [2], seed=1, games=200, generation_games=25)
+    model.save(root / "models" / "value-2p.json")
+    return root, model
+
+
+def test_self_play_learns_what_the_score_so_far_cannot_show(invest_model):
+    """After training the bot farms in the first round and takes the cash in the last, and beats greedy."""
+    root, _ = invest_model
+    game = load_game(root)
+    s = game.new_game(2, seed=1)
+    assert decide(make_bot("learned", 1), game, s)["id"] == "farm"
+    assert decide(make_bot("greedy", 1), game, s)["id"] == "cash"
+    while game.evaluate(s, "round") < 6:
+        s = game.apply(s, "farm")
+    assert decide(make_bot("learned", 1), game, s)["id"] == "cash"
+    pair = play_pair(game, 2, 6, "learned", "greedy", seed=1)
+    assert pair["wins"] == 6
+
+
+def test_a_model_is_found_beside_the_definition_and_refused_for_other_rules(invest_model, tmp_path):
+    root, model = invest_model
+    game = load_game(root)
+    found, note = find_model(game, 2)
+    assert found.rules == model.rules and "the model of invest for 2 players" in note
+    changed = write_game(tmp_path, INVEST.replace("p.points += p.farms", "p.points += 2 * p.farms"))
+    (changed / "models").mkdir()
+    (changed / "models" / "value-2p.json").write_text((root / "models" / "value-2p.json").read_text())
+    other = load_game(changed)
+    with pytest.raises(StaleModel, match="trained on other rules"):
+        find_model(other, 2)
+    with pytest.raises(StaleModel):
+        decide(make_bot("learned", 1), other, other.new_game(2, seed=1))
+    with pytest.raises(NoModel, match="meeple train"):
+        find_model(load_game(write_game(tmp_path, INVEST)), 2)
+
+
+def test_a_variant_plays_with_its_base_games_model(invest_model, tmp_path):
+    root, model = invest_model
+    overlay = tmp_path / "double_cash.yaml"
+    overlay.write_text(textwrap.dedent(f"""
+        overlay: {{base: {root.name}, label: {{en: Double cash}}}}
+        set:
+          steps.work.actions.cash.effect: "player.points += 2"
+    """), encoding="utf-8")
+    variant = load_game(root, variant=[overlay])
+    assert rules_hash(variant) != model.rules
+    found, note = find_model(variant, 2)
+    assert "base game's model" in note
+    assert decide(make_bot("learned", 1), variant, variant.new_game(2, seed=1))["id"] in ("cash", "farm")
+
+
+def test_a_model_is_named_by_its_file_never_by_a_path():
+    assert parse_bot_spec("learned:model=value-2p")[1] == {"model": "value-2p"}
+    for bad in ("../value", "/etc/passwd", "a/b", "..", "x" * 80):
+        with pytest.raises(BotSpecError):
+            parse_bot_spec(f"learned:model={bad}")
+
+
+@pytest.mark.parametrize("kind", ["learned", "search"])
+def test_a_hidden_card_does_not_change_a_learned_choice(low_cards, kind):
+    model = random_model(low_cards, 2, seed=4)
+    low, high = planted_pair(low_cards)
+    for seed in range(4):
+        a = _bot(kind, seed, model)
+        b = _bot(kind, seed, model)
+        assert decide(a, low_cards, low)["id"] == decide(b, low_cards, high)["id"]
+
+
+@pytest.mark.parametrize("kind", ["learned", "search"])
+def test_secret_points_and_the_deck_order_do_not_change_a_learned_choice(puerto_rico, kind):
+    game = puerto_rico
+    model = random_model(game, 4, seed=2, density=0.1)
+    s = pr_position(game)
+    while len(game.legal_actions(s)) < 2:
+        s = game.apply(s, game.legal_actions(s)[0])
+    seat = game.current_player(s)
+    t = s.copy(game.layout)
+    chips = game.layout.pvars["vp_chips"]
+    for pl in range(4):
+        if pl != seat:
+            t.p[pl][chips] += 7 * (pl + 1)
+    t.zones[game.layout.gzones["plantation_deck"]].reverse()
+    t.rng ^= 0xABCDEF
+    assert game.view(t, seat) == game.view(s, seat)
+    assert decide(_bot(kind, 3, model), game, s)["id"] == decide(_bot(kind, 3, model), game, t)["id"]
+
+
+def _bot(kind, seed, model):
+    return LearnedBot(seed, model=model) if kind == "learned" else SearchBot(seed, iterations=24, model=model)
+
+
+@pytest.fixture(scope="module")
+def low_cards():
+    return load_game(ROOT / "tests" / "fixtures" / "low_cards")
+
+
+@pytest.fixture(scope="module")
+def puerto_rico():
+    return load_game("puerto_rico")
