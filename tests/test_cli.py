@@ -155,9 +155,24 @@ def test_simulate_text_report(capsys):
 
 
 def test_simulate_mixed_seats(capsys):
-    code, out, _ = run(capsys, "simulate", GAME, "-p", "3", "--games", "1", "--seat", "2=greedy", "--json")
+    code, out, _ = run(capsys, "simulate", GAME, "-p", "3", "--games", "1", "--bot", "random", "--seat", "2=greedy",
+                       "--json")
     assert code == 0
     assert json.loads(out)["bot"] == ["random", "greedy", "random"]
+
+
+def test_simulate_without_a_bot_plays_the_strongest_that_fits_and_says_which(capsys, tmp_path):
+    """The learned bot where the game has a model for the count, else greedy looking one decision on."""
+    import shutil
+    game = tmp_path / "market_day"
+    shutil.copytree(ROOT / "examples" / "market_day", game)
+    code, out, err = run(capsys, "simulate", str(game), "-p", "2", "--games", "1", "--json")
+    assert code == 0 and json.loads(out)["bot"] == "greedy:depth=1"
+    assert "bots: greedy:depth=1 (no trained model for market_day at 2 players" in err
+    assert run(capsys, "train", str(game), "-p", "2", "--games", "4", "--generation-games", "2", "--jobs", "1")[0] == 0
+    code, out, err = run(capsys, "simulate", str(game), "-p", "2", "--games", "1", "--json")
+    assert code == 0 and json.loads(out)["bot"] == "learned"
+    assert "bots: learned, with the model of market_day for 2 players" in err
     assert run(capsys, "simulate", GAME, "-p", "3", "--games", "1", "--seat", "2=human")[0] == 2
 
 

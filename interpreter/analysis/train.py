@@ -166,9 +166,11 @@ class Normal:
                 self.b[h][at] += X.T @ np.asarray(y[start:start + CHUNK])
             self.rows += len(part)
 
-    def solve(self, ridge: float) -> dict[str, dict[int, float]]:
-        """{head: {feature index: weight}}: the ridge solution, each feature penalised in proportion to its
-        own scale plus `PRIOR_ROWS` (a feature seen in few rows stays near 0)."""
+    def solve(self, ridge: float = None, prior: float = None) -> dict[str, dict[int, float]]:
+        """{head: {feature index: weight}}: the ridge solution, each feature penalised by `ridge` times its
+        own scale plus `prior` (default RIDGE and PRIOR_ROWS: a feature seen in few rows stays near 0)."""
+        ridge = RIDGE if ridge is None else ridge
+        prior = PRIOR_ROWS if prior is None else prior
         np = self.np
         n = len(self.local)
         features = np.array(sorted(self.local, key=self.local.get), dtype=np.int64)
@@ -176,7 +178,7 @@ class Normal:
         diag = np.diag(A).copy()
         active = np.nonzero(diag > 1e-12)[0]
         A = A[np.ix_(active, active)]
-        A[np.diag_indices_from(A)] += ridge * diag[active] + PRIOR_ROWS
+        A[np.diag_indices_from(A)] += ridge * diag[active] + prior
         out = {}
         for h, b in self.b.items():
             w = np.linalg.solve(A, b[:n][active])
@@ -231,7 +233,7 @@ def train(game, players: list[int], seed: int = 1, games: int | None = None, min
             played += len(seeds)
         normal.decay(DECAY)
         normal.add(gen_rows, gen_targets)
-        solved = normal.solve(RIDGE)
+        solved = normal.solve()
         heads_by_name = {h: {space.names[i]: w for i, w in ws.items()} for h, ws in solved.items()}
         length = {n: statistics.fmean(v) for n, v in lengths.items()} or model.length
         scale = statistics.pstdev(finals_all) if len(finals_all) > 1 else model.scale

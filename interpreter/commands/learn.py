@@ -21,20 +21,19 @@ def player_counts(text: str) -> list[int]:
     return counts
 
 
-def default_output(game, counts: list[int]) -> Path:
-    """`GAME_DIR/models/value-Np.json` (`value-3-5p.json` for several counts)."""
+def default_output(game, counts: list[int], variants) -> Path:
+    """`GAME_DIR/models/value-Np.json` (`value-3-5p.json` for several counts; `value-2p-VARIANT.json` for a
+    model of a variant's rules)."""
     root = Path(game.origin[0]) if getattr(game, "origin", None) else Path(".")
     span = str(counts[0]) if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
-    return root / "models" / f"value-{span}p.json"
+    tail = "".join(f"-{Path(v).stem}" for v in variants or [])
+    return root / "models" / f"value-{span}p{tail}.json"
 
 
 def cmd_train(args) -> int:
     from ..analysis.train import GENERATION_GAMES, train
 
-    if args.variant:
-        raise UsageError("train learns the rules of a game as written: a variant uses its base game's model "
-                         "(train the base game)")
-    game = load(args.game)
+    game = load(args.game, variant=args.variant)
     counts = player_counts(args.players)
     bad = [n for n in counts if n not in game.player_counts]
     if bad:
@@ -48,7 +47,7 @@ def cmd_train(args) -> int:
     gen_games = args.generation_games or GENERATION_GAMES
     if gen_games < 2:
         raise UsageError("--generation-games must be at least 2")
-    target = Path(args.output) if args.output else default_output(game, counts)
+    target = Path(args.output) if args.output else default_output(game, counts, args.variant)
     runs = scale(args)
     budget = f"{args.games} games" if args.games is not None else f"{args.minutes:g} minutes"
     err(f"{PROG} train: {title(game)} at {', '.join(map(str, counts))} players, {budget}, "
@@ -81,6 +80,8 @@ def cmd_train(args) -> int:
     ref = args.game if not Path(args.game).is_absolute() else game.id  # no path of this machine in the file
     command = [PROG, "train", ref, "--players", ",".join(map(str, counts)), "--seed", str(args.seed)]
     command += ["--games", str(args.games)] if args.games is not None else ["--minutes", f"{args.minutes:g}"]
+    for v in args.variant or []:
+        command += ["--variant", v if not Path(v).is_absolute() else Path(v).name]
     model.trained.update({"command": " ".join(shlex.quote(c) for c in command),
                           "wall_seconds": round(time.perf_counter() - started, 1)})
     model.save(target)

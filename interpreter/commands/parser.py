@@ -300,7 +300,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "scoring item and where the flow is, as each seat sees them) fitted by ridge regression "
                     "to how the game ended for that seat. The model is written as JSON (never pickle) to "
                     "GAME_DIR/models/value-Np.json, stamped with the hash of the rules: a model of other "
-                    "rules is refused, a variant or house rule uses its base game's model. Seeded: the same "
+                    "rules is refused, a variant or house rule uses its base game's model unless one was "
+                    "trained on it (--variant: a variant that adds a player count). Seeded: the same "
                     "seed and --games give the same model; --minutes stops at a generation boundary.")
     p.add_argument("game", metavar="GAME", help="a game name under gamedefs/ or a game directory")
     p.add_argument("--players", "-p", required=True, metavar="N[,N...]",

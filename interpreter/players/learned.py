@@ -27,7 +27,7 @@ from ..engine.errors import IllegalAction
 from ..language.compiler import RuleError
 from .bots import PASS_ACTION, Bot, BotSpecError, SeatView
 from .determinize import Determinizer, unrecorded
-from .valuemodel import MODEL_DIR, ModelError, ValueModel
+from .valuemodel import MODEL_DIR, ModelError, ValueModel, rules_hash
 
 PASS_PENALTY = 1e-6  # a pass loses to any action of the same value
 
@@ -197,13 +197,19 @@ def find_model(game, players: int, name: str | None = None) -> tuple[ValueModel,
     if not candidates:
         raise NoModel(f"no trained model for {game.id} at {players} players: run `meeple train {game.id} "
                       f"--players {players}`")
-    model = candidates[0]
+    own = rules_hash(game)
+    exact = [m for m in candidates if m.rules == own]
+    if exact:  # trained on exactly these rules (a variant may have its own: the 2-player game)
+        return exact[0], f"the model of {game.id}{' (this variant)' if variants else ''} for {players} players"
     if variants:
         from ..game import load_game
-        model.check(load_game(root))
-        return model, f"the base game's model ({game.id}, {players} players; a variant's features have its names)"
-    model.check(game)
-    return model, f"the model of {game.id} for {players} players"
+        base = rules_hash(load_game(root))
+        based = [m for m in candidates if m.rules == base]
+        if based:
+            return based[0], (f"the base game's model ({game.id}, {players} players; a variant's features "
+                              f"have its names)")
+    candidates[0].check(game)  # raises StaleModel, naming the hashes
+    raise NoModel(f"no model of these rules for {game.id}")  # not reached
 
 
 def _read(path: Path) -> ValueModel:

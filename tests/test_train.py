@@ -1,0 +1,90 @@
+"""Training a value model (interpreter/analysis/train.py, `meeple train`): reproducible, targets that are
+the seat's own outcome, and a command that writes the model beside the game."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from interpreter.game import load_game
+from interpreter.analysis.train import Normal, self_play, train, initial_model
+
+from games import write_game
+from test_learned import INVEST
+
+
+@pytest.fixture(scope="module")
+def invest(tmp_path_factory):
+    return write_game(tmp_path_factory.mktemp("train"), INVEST)
+
+
+def test_the_same_seed_and_games_give_the_same_model_on_any_number_of_processes(invest):
+    game = load_game(invest)
+    one = train(game, [2], seed=3, games=24, generation_games=8, jobs=1)
+    two = train(game, [2], seed=3, games=24, generation_games=8, jobs=2)
+    assert one.heads == two.heads and one.length == two.length
+    other = train(game, [2], seed=4, games=24, generation_games=8, jobs=1)
+    assert other.heads != one.heads
+
+
+def test_a_rows_targets_are_its_seats_final_score_and_share_of_the_win(invest):
+    game = load_game(invest)
+    model = initial_model(game, [2])
+    rec = self_play(game, 2, seed=5, model_json=model.to_json(), explore=0.0, every=1, lam=1.0)
+    finals = rec["finals"]
+    assert len(rec["rows"]) == len(rec["targets"]) == 2 * rec["decisions"]
+    for (seat, _idx, _vals), target in zip(rec["rows"], rec["targets"]):
+        assert target == finals[seat]
+    assert sorted(f[1] for f in finals.values()) in ([0.0, 1.0], [0.5, 0.5])
+
+
+def test_lambda_returns_lean_on_the_model_for_the_positions_that_follow(invest):
+    """With λ < 1 an early row's target mixes in what the model predicted later; the last rows' targets
+    are still the final values."""
+    game = load_game(invest)
+    model = initial_model(game, [2])
+    mc = self_play(game, 2, seed=5, model_json=model.to_json(), explore=0.0, every=1, lam=1.0)
+    td = self_play(game, 2, seed=5, model_json=model.to_json(), explore=0.0, every=1, lam=0.5)
+    assert [r[1] for r in mc["rows"]] == [r[1] for r in td["rows"]]  # the same game
+    assert td["targets"][-2:] == mc["targets"][-2:]
+    assert td["targets"][0] != mc["targets"][0]
+
+
+def test_the_normal_equations_solve_a_known_regression():
+    """y = 2 x0 - 3 x1 + 1 on exact rows: the ridge solution comes close (the penalty is small)."""
+    normal = Normal(("score",))
+    rows, ys = [], []
+    for i in range(400):
+        x0, x1 = (i % 7) / 3.0, (i % 11) / 5.0
+        rows.append((0, (0, 1, 2), (x0, x1, 1.0)))
+        ys.append(2 * x0 - 3 * x1 + 1)
+    normal.add(rows, {"score": ys})
+    w = normal.solve(1e-6, prior=0.0)["score"]
+    assert w[0] == pytest.approx(2, abs=0.05) and w[1] == pytest.approx(-3, abs=0.05) and w[2] == pytest.approx(1, abs=0.1)
+
+
+def run_cli(*args):
+    return subprocess.run([sys.executable, "-m", "interpreter.cli", *args], capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_the_train_command_writes_the_model_beside_the_game_and_says_how_it_was_made(invest):
+    r = run_cli("train", str(invest), "--players", "2", "--games", "8", "--generation-games", "4", "--jobs", "1")
+    assert r.returncode == 0, r.stderr
+    path = invest / "models" / "value-2p.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["players"] == [2] and data["trained"]["games"] == 8 and data["trained"]["generations"] == 2
+    assert data["trained"]["command"].startswith("meeple train ") and "--games 8" in data["trained"]["command"]
+    assert "value model for 2 players" in r.stdout
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--players", "9"], "takes 2 players"),
+    (["--players", "two"], "a count or counts"),
+    (["--players", "2", "--games", "0"], "--games must be at least 1"),
+    (["--players", "2", "--minutes", "-1"], "--minutes must be positive"),
+])
+def test_the_train_command_refuses_bad_arguments_with_a_message(invest, args, words):
+    r = run_cli("train", str(invest), *args)
+    assert r.returncode == 2 and words in r.stderr
