@@ -361,7 +361,8 @@ def report_text(rep: Report, verbose: bool = False) -> str:
                 src = " ".join(str(r.source).split()) if r.source else ""
                 if len(src) > 110:
                     src = src[:107] + "..."
-                lines.append(f"  FAIL {r.name}" + (f" ({src})" if src else ""))
+                lines.append(f"  FAIL {r.name}" + (f" at {r.where}" if getattr(r, "where", None) else "")
+                             + (f" ({src})" if src else ""))
                 lines.extend("    " + f for f in r.failures)
                 if r.trace:
                     lines.append("    trace:")

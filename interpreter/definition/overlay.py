@@ -30,7 +30,11 @@ OPS = ("set", "add", "remove")
 def read_overlay(path) -> tuple[Document, list]:
     """The overlay's document and its own problems (YAML and schema); DefinitionError if unreadable."""
     from .schema import validate_document
+    from . import versions
     doc = load_yaml(Path(path), lenient=True)
+    version, wrong = versions.header_version(doc, "overlay")
+    if wrong is not None and version > versions.CURRENT:  # a later format: the rest would be noise
+        raise DefinitionError([wrong])
     return doc, list(doc.problems) + validate_document(doc, "overlay")
 
 
