@@ -54,7 +54,7 @@ class Position:
                     home = lay.G + (owner or 0) * lay.PZ + home
                 w.move(t, x, home, None)
         claimed: set = set()
-        exact = []  # (zone, what): zones that hold exactly their listed pieces
+        exact = []  # (zone, what, rest): zones that hold exactly their listed pieces
         for name, items in (given.get("zones") or {}).items():
             exact += self.fill(t, w.gzones[name], items, claimed, res, f"given.zones.{name}")
         for seat, pdef in (given.get("players") or {}).items():
@@ -70,14 +70,23 @@ class Position:
                 slot, typ = w.pvars[name]
                 t.p[pl][slot] = self.value(t.p[pl][slot], value, typ, s.n, res, f"p{pl + 1}.{name}")
         self.held = {what: len(t.zones[z]) for what, z in self.listed(given, lay, s)}  # (for upgrade)
-        for z, what in exact:
+        for z, what, rest in exact:
             left = [x for x in t.zones[z] if x not in claimed]
-            if left:
+            if left and rest is not None:
+                to = self.zone_named(rest, s, res, f"{what}.rest")
+                for x in left if to is not None else ():
+                    try:
+                        w.move(t, x, to, None)
+                    except RuleError as ex:
+                        res.failures.append(f"{what}.rest: {ex.message}")
+                        break
+            elif left:
                 kinds = sorted({t.types[x] for x in left})
                 res.failures.append(
                     f"{what} holds exactly the listed pieces, but {len(left)} piece(s) that start in this zone "
                     f"are listed nowhere ({', '.join(kinds[:6])}{' ...' if len(kinds) > 6 else ''}): list them in "
-                    "another zone, or write {top: [...]} to keep them below the listed ones")
+                    "another zone, write {top: [...], rest: ZONE} to put them there, or {top: [...]} to keep "
+                    "them below the listed ones")
         for name, value in (given.get("vars") or {}).items():
             if name not in w.gvars:
                 res.failures.append(f"given.vars: unknown var '{name}'" + _hint(name, w.gvars))
@@ -247,12 +256,15 @@ class Position:
 
     def fill(self, t, z, items, claimed, res, what) -> list:
         """Put the listed pieces into zone z, in order, with their fields; `claimed` are pieces that
-        earlier lists of this `given` already placed. Returns [(z, what)] when the zone must hold exactly
-        them (a list, from format version 2), [] when the pieces that start in it stay below them
-        (`{top: [...]}`, and a list in version 1)."""
+        earlier lists of this `given` already placed. Returns [(z, what, rest)] when the zone must hold
+        exactly them (a list, from format version 2; `{top: [...], rest: ZONE}`, its other pieces moved to
+        ZONE), [] when the pieces that start in it stay below them (`{top: [...]}`, and a list in version 1)."""
         w = self.game.world
         exact = isinstance(items, list) and self.version >= 2
+        rest = None
         if isinstance(items, dict):
+            rest = items.get("rest")
+            exact = rest is not None
             items = items.get("top")
         for i, item in enumerate(items or []):
             fields = {}
@@ -290,7 +302,24 @@ class Position:
                         continue
                     v = {**old, **v}
                 t.fields[col][x] = v
-        return [(z, what)] if exact else []
+        return [(z, what, rest)] if exact else []
+
+    def zone_named(self, text, s, res, what):
+        """The zone a scenario names: a global zone, or `pN.NAME` (a player's zone); None and a failure."""
+        w = self.game.world
+        text = str(text)
+        if "." in text:
+            seat, name = text.split(".", 1)
+            pl, why = self.seat_of(seat, s.n, s)
+            if pl is not None and name in w.pzones:
+                return self.game.layout.zone_index(name, pl)
+            res.failures.append(f"{what}: '{text}' is no zone" + (f" ({why})" if why else
+                                                                   _hint(name, w.pzones)))
+            return None
+        if text in w.gzones:
+            return w.gzones[text]
+        res.failures.append(f"{what}: '{text}' is no global zone (or pN.ZONE)" + _hint(text, w.gzones))
+        return None
 
     def player(self, value, n, res, what):
         """A player value written in this file: `pN`, none, or a number (a seat from 1 from format version 2,
