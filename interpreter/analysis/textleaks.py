@@ -39,7 +39,7 @@ def text_leaks(game, s, aid: str | None, rng: random.Random, seen: set | None = 
             except Exception:  # a view the sampler cannot fill: nothing to compare with
                 continue
             t.rng = s.rng  # the same future: only what the seat cannot see differs
-            if game.view(t, seat) != view:
+            if _bare(game.view(t, seat)) != _bare(view):  # (the labels in a view are what is checked here)
                 continue
             mine, other = shown(game, s, seat, aid), shown(game, t, seat, aid)
             if mine[2] != other[2]:  # the decision showed them different things: its narration may differ
@@ -58,6 +58,11 @@ def text_leaks(game, s, aid: str | None, rng: random.Random, seen: set | None = 
     return problems
 
 
+def _bare(view: dict) -> dict:
+    """A view without its rendered labels (`flow_labels`), which are texts this check compares itself."""
+    return {k: v for k, v in view.items() if k != "flow_labels"}
+
+
 def shown(game, s, seat: int, aid: str | None) -> tuple[list, list | None, dict | None]:
     """What `seat` is shown at `s`, as traced renders (label, viewer, text): the position (phase and step
     labels, its menu when it decides), the narration of decision `aid` and the seat's view after it (both
@@ -70,7 +75,7 @@ def shown(game, s, seat: int, aid: str | None) -> tuple[list, list | None, dict 
         after = _traced(lambda: done.append(game.apply(s, aid, log=[])), seat)
     except Exception:  # not legal here, or a rule that fails on this sample: no narration to compare
         return before, None, None
-    return before, after, game.view(done[0], seat)
+    return before, after, _bare(game.view(done[0], seat))
 
 
 def _position(game, s, seat):
