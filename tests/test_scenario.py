@@ -439,3 +439,32 @@ def test_numbers_compare_by_type_as_the_dsl_does(tmp_path, expected, ok):
         then: {{p1.coins: {expected}}}
     """)
     assert res["s"].passed is ok, res["s"].failures
+
+
+def test_a_step_whose_rule_fails_fails_the_scenario_with_the_trace_of_that_step(tmp_path):
+    from games import write_game
+    root = write_game(tmp_path, """
+        game: {id: failing, players: [2]}
+        vars:
+          player: {coins: {init: 0}}
+        steps:
+          turn:
+            actions:
+              go: {effect: "player.coins += 1", label: "go on"}
+        phases:
+          reckoning:
+            label: The reckoning
+            flow: {effect: "players[0].coins = 10 // (players[0].coins - 1)"}
+        flow: [{each_player: {step: turn}}, {call: reckoning}]
+        scoring:
+          items: {coins: {expr: "player.coins"}}
+    """)
+    f = tmp_path / "s.yaml"
+    f.write_text("format: 2\nscenarios:\n  s: {source: x, players: 2, when: [go, go], then: {over: true}}\n",
+                 encoding="utf-8")
+    (r,) = run_game_scenarios(load_game(root), root, [f])
+    (failure,) = r.failures
+    assert failure.startswith(f"when[1] go: a rule failed: {root / 'game.yaml'}:11:")
+    assert failure.endswith("division by zero (during phase reckoning)")
+    assert r.trace[:3] == ["go: Player 1: go on", "go: Player 2: go on", "  [The reckoning]"]
+    assert r.trace[3].startswith("go: raised ") and len(r.trace) == 4

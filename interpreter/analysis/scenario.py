@@ -53,7 +53,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..language.compiler import CompileError, RuleError, Scope, Unit, const
+from ..language.compiler import CompileError, RuleError, Scope, Unit, const, fault_words
 from ..language.dsl import DslSyntaxError
 from ..engine.exact import plain
 from ..game import Game, IllegalAction
@@ -177,15 +177,20 @@ class Runner(Position):
             seat = self.seat(key, s.n, res)
             if seat is None:
                 return None
+        log: list = []
         try:
             a = self.resolve(s, str(step), seat)
-            log = []
             s2 = g.apply(s, a, log=log, player=seat)
         except IllegalAction as ex:
             res.failures.append(f"when[{i}]: {ex}")
             self.add_menu(s, res)
             return None
-        res.trace.extend(f"{step}: {x['en']}" if "player" in x else f"  [{x['en']}]" for x in log)
+        except RuleError as ex:  # the trace of the step that raised: what it told before it failed
+            res.trace.extend(_told(step, log))
+            res.trace.append(f"{step}: raised {ex}")
+            res.failures.append(f"when[{i}] {step}: a rule failed: {ex}")
+            return None
+        res.trace.extend(_told(step, log))
         return s2
 
     def add_menu(self, s, res):
@@ -251,8 +256,11 @@ class Runner(Position):
                     continue
                 try:
                     got = f(s, [None, None] + [None] * (n - 2))
-                except (RuleError, TypeError, KeyError, IndexError) as ex:
+                except RuleError as ex:
                     res.failures.append(f"{where}: '{key}' failed: {ex}")
+                    continue
+                except (TypeError, KeyError, IndexError, AttributeError, ValueError, ZeroDivisionError) as ex:
+                    res.failures.append(f"{where}: '{key}' failed: {fault_words(ex)}")
                     continue
                 if self.version >= 2 and typ in ("player", "list:player"):
                     # a player is written as its seat from 1 (or pN); version 1 compared seats from 0
@@ -269,6 +277,12 @@ class Runner(Position):
             sc.names[f"p{i + 1}"] = ("macro", const(i, "player"))
         x = self.game.world.compiler.expr(parse_expr(text), sc)
         return x.f, u.n, x.t
+
+
+def _told(step, log) -> list[str]:
+    """The narration of one `when` step, as the trace shows it."""
+    return [f"{step}: {x.get('en', '')}" if "player" in x else f"  [{x.get('en', '')}]" for x in log
+            if isinstance(x, dict)]
 
 
 def same(got, expected) -> bool:

@@ -11,7 +11,7 @@ Effects may `emit` events; after each effect, the hooks listening to those event
 from __future__ import annotations
 
 from ..language.codegen import UNTRUSTED
-from ..language.compiler import RuleError
+from ..language.compiler import RuleError, fault_words
 from ..definition.limits import MAX_EVENTS, MAX_FLOW_DEPTH
 from .outcomes import ends_now
 
@@ -252,10 +252,35 @@ def advance(game, s, log=None):
         _advance(game, s, log)
     except RuleError as ex:
         if ex.where is None and s.flow:  # a limit (flow depth, events, loop steps): where the flow was
-            raise RuleError(ex.message, _located(game, s)) from None
-        raise
-    except (TypeError, KeyError, IndexError, AttributeError, ValueError) as ex:
-        raise RuleError(f"a flow condition failed ({type(ex).__name__}: {ex})", _located(game, s)) from None
+            raise RuleError(ex.message, _located(game, s), _during(game, s)) from None
+        raise ex.ran_by(_during(game, s)) from None
+    except (TypeError, KeyError, IndexError, AttributeError, ValueError, ZeroDivisionError) as ex:
+        raise RuleError(f"a flow condition failed: {fault_words(ex)}", _located(game, s),
+                        _during(game, s)) from None
+
+
+def where_now(game, s) -> str:
+    """Where the flow is, for a message about the game as a whole (it went on too long): the file:line:col of
+    the node on top of the stack and what was running it."""
+    if not s.flow:
+        return "the game is over"
+    return f"the flow is at {_located(game, s)} ({_during(game, s)})"
+
+
+def _during(game, s) -> str | None:
+    """What the flow was running: the innermost phase or hook on the stack (and its player), else the game's
+    own flow."""
+    for fr in reversed(s.flow):
+        path = game.nodes[fr[0]].path or ()
+        if len(path) > 1 and path[0] in ("phases", "hooks"):
+            who = f", Player {fr[1] + 1}" if isinstance(fr[1], int) else ""
+            return f"{'phase' if path[0] == 'phases' else 'hook'} {path[1]}{who}"
+    return "the game's flow" if s.flow else None
+
+
+def _shown(order) -> str:
+    return "[" + ", ".join("none" if p is None else f"Player {p + 1}" if type(p) is int else repr(p)
+                           for p in order[:8]) + (", ...]" if len(order) > 8 else "]")
 
 
 def _located(game, s) -> str | None:
@@ -322,6 +347,9 @@ def _advance(game, s, log):
                 env = [fr[1], fr[2], *BLANK[max(fn_, on) - 2]]
                 if of is not None:
                     fr[4] = list(of(s, env))
+                    if not all(type(p) is int for p in fr[4]):  # none (or a non-player) in the order
+                        raise RuleError(f"each_player: its order lists {_shown(fr[4])}: every item must be a "
+                                        "player", _at(game, node))
                 else:
                     first = ff(s, env) if ff is not None else (fr[1] if fr[1] is not None else 0)
                     if first is None:

@@ -280,11 +280,16 @@ class TerminalTable:
         try:
             while not game.is_over(state):
                 if len(self.record["actions"]) >= MAX_DECISIONS:
-                    raise RuntimeError(f"the game did not end within {MAX_DECISIONS} decisions")
+                    from ..engine.flow import where_now
+                    from ..engine.playout import GameTooLong
+                    raise GameTooLong(f"the game did not end within {MAX_DECISIONS} decisions; "
+                                      f"{where_now(self.game, state)}")
                 seat = game.current_player(state)
                 legal = game.legal_actions(state)
                 if seat is None or not legal:
-                    raise RuntimeError("the game is not over but nobody can act")
+                    from ..engine.flow import where_now
+                    from ..language.compiler import RuleError
+                    raise RuleError(f"the game is not over but nobody can act; {where_now(game, state)}")
                 human = self.setup.kinds[seat] == "human"
                 started = time.perf_counter()
                 if human:
