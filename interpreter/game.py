@@ -148,6 +148,7 @@ class Game(Setup, Decisions, Scoring):
         self.phase_root = fc.phase_root
         self.hooks = fc.hooks
         self.event_notes = fc.event_notes
+        self.end_node = fc.end_node
         self.steps = fc.steps
         su = Unit(player=False, effects=True)
         self.setup_fn = w.compile_stmts(d["setup"], ("setup",), su) if d["setup"] is not None else None

@@ -25,28 +25,31 @@ class Position:
         w = g.world
         lay = g.layout
         t = s.copy(lay)
-        named_zones = []
-        for name in (given.get("zones") or {}):
+        named_zones = []  # (zone, its listed contents)
+        for name, items in (given.get("zones") or {}).items():
             if name not in w.gzones:
                 res.failures.append(f"given.zones: unknown global zone '{name}'"
                                     + _hint(name, w.gzones))
                 continue
-            named_zones.append(w.gzones[name])
+            named_zones.append((w.gzones[name], items))
         for seat, pdef in (given.get("players") or {}).items():
             pl = self.seat(seat, s.n, res, s)
             if pl is None:
                 continue
-            for name in ((pdef or {}).get("zones") or {}):
+            for name, items in ((pdef or {}).get("zones") or {}).items():
                 if name not in w.pzones:
                     res.failures.append(f"given.players.{seat}.zones: unknown player zone '{name}'"
                                         + _hint(name, w.pzones))
                     continue
-                named_zones.append(lay.zone_index(name, pl))
+                named_zones.append((lay.zone_index(name, pl), items))
         if res.failures:
             return t
-        # Empty the named zones first, so their pieces can be taken again for the listed contents.
+        # Empty the named zones first, so their pieces can be taken again for the listed contents (a zone
+        # with `rest:` keeps them until they are moved there, after the lists are placed).
         start_zone = {tname: (z, per_player) for tname, _, z, per_player in g.piece_plan}
-        for z in named_zones:
+        for z, items in named_zones:
+            if isinstance(items, dict) and items.get("rest") is not None:
+                continue
             for x in list(t.zones[z]):
                 home, per_player = start_zone[t.types[x]]
                 if per_player:  # back to its owner's own zone (or the first player's)
@@ -257,8 +260,9 @@ class Position:
     def fill(self, t, z, items, claimed, res, what) -> list:
         """Put the listed pieces into zone z, in order, with their fields; `claimed` are pieces that
         earlier lists of this `given` already placed. Returns [(z, what, rest)] when the zone must hold
-        exactly them (a list, from format version 2; `{top: [...], rest: ZONE}`, its other pieces moved to
-        ZONE), [] when the pieces that start in it stay below them (`{top: [...]}`, and a list in version 1)."""
+        exactly them (a list, from format version 2; `{top: [...], rest: ZONE}`, the other pieces it held
+        moved to ZONE), [] when the pieces that start in it stay below them (`{top: [...]}`, and a list in
+        version 1)."""
         w = self.game.world
         exact = isinstance(items, list) and self.version >= 2
         rest = None

@@ -17,6 +17,7 @@ from .outcomes import ends_now
 
 SEQ, EFFECT, STEP, CALL, IF, REPEAT, EACH = range(7)
 SIMUL = 7  # a simultaneous decision (simultaneous.py)
+END = 8  # where a game whose end trigger says `at: turn` or `at: round` ends (outcomes.place_end)
 DEFAULT_MAX = 1000
 ADVANCE_GUARD = 200_000
 # The flow machine's loop runs over this range: a flow that enters ADVANCE_GUARD nodes without coming to a
@@ -395,6 +396,8 @@ def _advance(game, s, log):
                     raise RuleError(f"each_player went around {limit} times (its max)", _at(game, node))
             fr[3] = i + 1
             flow.append([node.children[0], order[i % len(order)], fr[2], 0, None, 0, 0])
+        elif k == END:  # the turn or round in which an end trigger was set is over: so is the game
+            flow.clear()
         elif k == EFFECT:
             flow.pop()
             if node.tmpl is not None and log is not None and node.fn is not None:
