@@ -264,7 +264,7 @@ def play_checked(game, n, seed, report, check_replay=False, options=None):
     while not game.is_over(s):
         if len(taken) >= MAX_DECISIONS:
             from ..engine.flow import where_now
-            violation(f"the game did not end within {MAX_DECISIONS} decisions; {where_now(game, s)}")
+            violation(f"the game did not end within {MAX_DECISIONS} decisions{where_now(game, s)}")
             return taken, None
         n_acts = fastpath.legal_count(game, s)
         if not n_acts:

@@ -261,11 +261,11 @@ def advance(game, s, log=None):
 
 
 def where_now(game, s) -> str:
-    """Where the flow is, for a message about the game as a whole (it went on too long): the file:line:col of
-    the node on top of the stack and what was running it."""
-    if not s.flow:
-        return "the game is over"
-    return f"the flow is at {_located(game, s)} ({_during(game, s)})"
+    """Where the flow is, for a message about the game as a whole (it went on too long): "; the flow is at
+    FILE:LINE:COL (what was running)", or "" for a game or state that has no flow stack (a caller's own)."""
+    if not getattr(s, "flow", None) or not hasattr(game, "nodes"):
+        return ""
+    return f"; the flow is at {_located(game, s)} ({_during(game, s)})"
 
 
 def _during(game, s) -> str | None:

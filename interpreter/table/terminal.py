@@ -282,14 +282,14 @@ class TerminalTable:
                 if len(self.record["actions"]) >= MAX_DECISIONS:
                     from ..engine.flow import where_now
                     from ..engine.playout import GameTooLong
-                    raise GameTooLong(f"the game did not end within {MAX_DECISIONS} decisions; "
+                    raise GameTooLong(f"the game did not end within {MAX_DECISIONS} decisions"
                                       f"{where_now(self.game, state)}")
                 seat = game.current_player(state)
                 legal = game.legal_actions(state)
                 if seat is None or not legal:
                     from ..engine.flow import where_now
                     from ..language.compiler import RuleError
-                    raise RuleError(f"the game is not over but nobody can act; {where_now(game, state)}")
+                    raise RuleError(f"the game is not over but nobody can act{where_now(game, state)}")
                 human = self.setup.kinds[seat] == "human"
                 started = time.perf_counter()
                 if human:
