@@ -22,7 +22,7 @@ from .definition.fingerprint import content_hash
 from .definition.limits import recursion_room
 from .definition.problems import DefinitionError, InputError, Problem, did_you_mean, sort_problems
 from .definition.static_checks import check_uncalled_defs
-from .engine import facing, simultaneous, unseen
+from .engine import facing, knowledge, simultaneous, unseen
 from .engine.consistency import state_problem
 from .engine.decisions import Decisions
 from .engine.errors import MAX_ACTION_ID, GameSetupError, IllegalAction
@@ -33,7 +33,7 @@ from .engine.scripted import seat_label
 from .engine.setup import Setup
 from .engine.state import State, StateFormatError, from_json, to_json
 from .engine.state_types import restore_number_keys, type_problem
-from .engine.visibility import sees, var_modes
+from .engine.visibility import sees, var_modes, zone_view
 from .language.compiler import RuleError, Scope, Unit
 from .language.entries import label_of
 from .language.world import World
@@ -245,13 +245,12 @@ class Game(Setup, Decisions, Scoring):
         d = self.to_json(s)
         d.pop("rng", None)
         w = self.world
-        for name in list(d["zones"]):
-            if not sees(w.zone_visibility.get(("global", name)), None, player):
-                d["zones"][name] = {"hidden": len(d["zones"][name])}
+        lay = self.layout
+        for name in d["zones"]:
+            d["zones"][name] = zone_view(self, s, lay.zone_index(name), player)
         for pl, row in enumerate(d["player_zones"]):
-            for name in list(row):
-                if not sees(w.zone_visibility.get(("player", name)), pl, player):
-                    row[name] = {"hidden": len(row[name])}
+            for name in row:
+                row[name] = zone_view(self, s, lay.zone_index(name, pl), player)
         private = var_modes(w, "player")
         for pl, row in enumerate(d["player_vars"]):
             for name, mode in private.items():
@@ -262,6 +261,10 @@ class Game(Setup, Decisions, Scoring):
                 d["vars"][name] = "hidden"
         unseen.redact(self, s, d, player)  # the fields of pieces it may not see (and their ids' types)
         facing.redact(self, s, d, player)
+        d.pop("told", None)
+        known = knowledge.known_places(self, s, player)  # what it was told of pieces it may not see, by place
+        if known:
+            d["known"] = known
         simultaneous.redact(self, d["flow"], player)
         d["viewer"] = player
         d["to_move"] = self.current_player(s)

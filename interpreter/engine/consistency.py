@@ -196,6 +196,12 @@ def _problem(game, s) -> str | None:
     msg = _flow_problem(game, s)
     if msg:
         return msg
+    w = game.world
+    for x, by_seat in (s.told or {}).items():  # what seats were told names what a piece has
+        for facts in by_seat.values():
+            for name in facts:
+                if name != "type" and name not in w.fields and name not in w.props:
+                    return f"told: piece {x}: '{name}' is no field or property of the game"
     if s.flow and not game._menu(s):
         return "the flow stops at a step that offers no decision"
     return None

@@ -117,6 +117,7 @@ class Setup:
         s.decisions = 0
         s.ends = []
         s.faces = {}
+        s.told = {}
         s.menu = None
         s.ids = None
         s.pcache = None

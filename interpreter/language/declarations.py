@@ -146,9 +146,19 @@ class Declarations:
         self.gsize = [None] * len(gz)
         self.psize = [None] * len(pz)
         self.zone_visibility = {}
+        self.zone_top = {}  # a pile that shows its top pieces only: how many
         for (scope, name), z in self.zone_defs.items():
             vis = z.get("visibility", "public")
             self.zone_visibility[(scope, name)] = vis
+            if z.get("top") is not None:
+                if vis != "top":
+                    self.error(f"zone {name}: 'top' is how many pieces of a pile show, with visibility: top",
+                               ("zones", scope, name, "top"))
+                elif type(z["top"]) is not int or z["top"] < 1:
+                    self.error(f"zone {name}: 'top' is how many pieces show, a whole number from 1",
+                               ("zones", scope, name, "top"))
+                else:
+                    self.zone_top[(scope, name)] = z["top"]
             size_prop = z.get("size")
             if size_prop is not None and size_prop not in self.props:
                 self.error(f"zone size property '{size_prop}' is not a component property",

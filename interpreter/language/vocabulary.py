@@ -305,7 +305,11 @@ def _shuffle(c, a, node):
     zf = _zone(c, a[0], node, "shuffle()")
 
     def sh(s, e):
-        s.rng = rng.shuffle(s.rng, s.zones[zf(s, e)], s.types)
+        z = s.zones[zf(s, e)]
+        if s.told:  # no seat can follow a piece through a shuffle: what it was told is forgotten
+            from ..engine.knowledge import forget
+            forget(s, z)
+        s.rng = rng.shuffle(s.rng, z, s.types)
     return X(sh, "none")
 
 

@@ -66,7 +66,8 @@ def board_svg(board: dict) -> str:
     and number, its colour by symbol, and what lies on it."""
     colours = {sym: (board.get("colors") or {}).get(sym) or PALETTE[i % len(PALETTE)]
                for i, (sym, _) in enumerate(board.get("legend") or [])}
-    hexes = board.get("stagger") == "hex"
+    hexes = board.get("stagger") in ("hex", "rhombus")
+    rhombus = board.get("stagger") == "rhombus"  # a generated hex board: each row half a cell further right
     r = 34
     w = math.sqrt(3) * r if hexes else 2 * r
     h = 1.5 * r if hexes else 2 * r
@@ -74,7 +75,7 @@ def board_svg(board: dict) -> str:
     parts = []
     for row in board["rows"]:
         for cell in row:
-            shift = (width - len(row)) * w / 2 if hexes else 0
+            shift = cell["row"] * w / 2 if rhombus else (width - len(row)) * w / 2 if hexes else 0
             cx = r + 4 + shift + cell["col"] * w
             cy = r + 4 + cell["row"] * h
             fill = colours.get(cell.get("symbol"), "#eee")
@@ -86,14 +87,21 @@ def board_svg(board: dict) -> str:
             else:
                 shape = (f'<rect x="{cx - r:.1f}" y="{cy - r:.1f}" width="{2 * r - 2}" height="{2 * r - 2}" '
                          f'fill="{fill}" stroke="#444"/>')
+            label = (f"{cell.get('symbol', '')}{cell.get('number', '')}" if board.get("grid")
+                     else f"{cell['id']} {cell.get('symbol', '')}{cell.get('number', '')}")
             parts.append(f'<g class="cell"><title>{title}</title>{shape}'
-                         + _t(cx, cy - 14, f"{cell['id']} {cell.get('symbol', '')}{cell.get('number', '')}", 10)
+                         + _t(cx, cy - 14, label, 10)
                          + (f'<rect x="{cx - 26:.1f}" y="{cy - 6:.1f}" width="52" height="22" rx="9" '
                             f'fill="#fff" stroke="#333"/>'
                             + _t(cx, cy + 9, _short(cell["content"], 10), 9, weight="bold")
                             if cell.get("content") else "")
+                         + (f'<circle cx="{cx + r * 0.45:.1f}" cy="{cy + r * 0.4:.1f}" r="8" '
+                            f'fill="{SEATS[cell["owner"] % len(SEATS)]}" stroke="#fff"/>'
+                            + _t(cx + r * 0.45, cy + r * 0.4 + 3.5, cell["owner"] + 1, 9, fill="#fff", weight="bold")
+                            if cell.get("owner") is not None else "")
                          + "</g>")
-    total_w = 2 * r + 8 + (width - 1) * w + (w / 2 if hexes else 0)
+    rows_n = len(board["rows"])
+    total_w = 2 * r + 8 + (width - 1) * w + (w / 2 if hexes else 0) + ((rows_n - 1) * w / 2 if rhombus else 0)
     total_h = 2 * r + 8 + (len(board["rows"]) - 1) * h
     legend = board.get("legend") or []
     per_row = max(1, int(total_w // 160))
@@ -132,10 +140,18 @@ def zone_svg(zone: dict) -> str:
     if zone.get("board"):
         return board_svg(zone["board"])
     if zone["as"] == "hidden":
-        return (f'<svg class="pile" xmlns="http://www.w3.org/2000/svg" width="90" height="56">'
+        known = zone.get("known") or []  # what the seat was told of pieces of the pile, place by place
+        notes = "".join(f'<g class="known"><rect x="{96 + i * 100}" y="6" width="94" height="44" rx="5" '
+                        f'fill="#7a5c45" stroke="#333"/>' + _t(143 + i * 100, 22, k["at"], 10, fill="#fff")
+                        + _t(143 + i * 100, 40, _short(k["text"], 15), 11, fill="#fff", weight="bold") + "</g>"
+                        for i, k in enumerate(known))
+        pile = (f'<svg class="pile" xmlns="http://www.w3.org/2000/svg" width="{90 + 100 * len(known)}" height="56">'
                 f'<rect x="4" y="4" width="70" height="46" rx="5" fill="#5b4636"/>'
                 f'<rect x="10" y="8" width="70" height="46" rx="5" fill="#7a5c45" stroke="#333"/>'
-                + _t(45, 36, zone["count"], 14, fill="#fff", weight="bold") + "</svg>")
+                + _t(45, 36, zone["count"], 14, fill="#fff", weight="bold") + notes + "</svg>")
+        if zone.get("items"):  # what the seat knows the pile holds (its known contents, or pieces shown to it)
+            return pile + zone_svg(dict(zone, **{"as": "row", "known": None}))
+        return pile
     items = zone.get("items") or []
     per_row = 6
     tw, th = 118, 56
