@@ -148,6 +148,7 @@ class Game(Setup, Decisions, Scoring):
         self.phase_root = fc.phase_root
         self.hooks = fc.hooks
         self.event_notes = fc.event_notes
+        self.end_node = fc.end_node
         self.steps = fc.steps
         su = Unit(player=False, effects=True)
         self.setup_fn = w.compile_stmts(d["setup"], ("setup",), su) if d["setup"] is not None else None
@@ -267,25 +268,35 @@ class Game(Setup, Decisions, Scoring):
         simultaneous.redact(self, d["flow"], player)
         d["viewer"] = player
         d["to_move"] = self.current_player(s)
+        d["flow_labels"] = self.flow_labels(s, player)  # where the flow is, its labels' holes filled for the seat
         return d
+
+    def flow_labels(self, s: State, viewer=None) -> list:
+        """The labels of where the flow is, outermost first: each phase it is in, then the step being
+        decided; each a dict of languages with its {holes} filled as `viewer` (a seat, None for the table,
+        labels.EVERYONE for tools) may read them."""
+        from .language.labels import render
+
+        def told(tmpl, n, fr, static):
+            if tmpl is None:
+                return dict(static)
+            return dict(render(self, s, tmpl, [fr[1], fr[2]] + [None] * (n - 2), viewer))
+        out = [told(self.nodes[fr[0]].tmpl, self.nodes[fr[0]].nslots, fr, self.nodes[fr[0]].label)
+               for fr in s.flow if self.nodes[fr[0]].phase is not None and self.nodes[fr[0]].label]
+        if s.flow:
+            step = self.nodes[s.flow[-1][0]].step
+            if step is not None:
+                out.append(told(step.tmpl, step.tmpl_n, self._frame_for(s, None), step.label or {"en": step.id}))
+        return out
 
     def describe(self, s: State, lang: str = "en", viewer: int | None = None) -> str:
         """A few lines on the position: where the flow is, then each player's vars (seen by `viewer`:
         other players' private vars are not shown; None shows everything)."""
         lines = []
-        from .language.labels import EVERYONE, render
+        from .language.labels import EVERYONE
         seat = EVERYONE if viewer is None else viewer  # no viewer: everything, as for the vars below
-
-        def told(tmpl, n, fr, static):
-            if tmpl is None:
-                return static[lang]
-            return render(self, s, tmpl, [fr[1], fr[2]] + [None] * (n - 2), seat)[lang]
-        path = [told(self.nodes[fr[0]].tmpl, self.nodes[fr[0]].nslots, fr, self.nodes[fr[0]].label)
-                for fr in s.flow if self.nodes[fr[0]].phase is not None]
+        path = [texts.get(lang) or texts.get("en", "") for texts in self.flow_labels(s, seat)]
         if s.flow:
-            step = self.nodes[s.flow[-1][0]].step
-            if step is not None:
-                path.append(told(step.tmpl, step.tmpl_n, self._frame_for(s, None), step.label))
             who = self.current_player(s)
             lines.append(" / ".join(path) + (f" — {self.value_text(who, 'player', lang)}" if who is not None else ""))
         else:

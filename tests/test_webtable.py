@@ -9,6 +9,7 @@ import pytest
 pytest.importorskip("flask")
 
 from interpreter.game import load_game  # noqa: E402
+from interpreter.table.record import FORMAT  # noqa: E402
 from interpreter.table.webtable import create_app  # noqa: E402
 from interpreter.engine.state import from_json as state_from_json  # noqa: E402
 from interpreter.engine.visibility import sees, var_modes  # noqa: E402
@@ -222,7 +223,7 @@ def test_the_record_once_over_and_the_replay_viewer():
         page = client.get(link).get_data(as_text=True)
         client.post(link + "/act", data={"number": str(choices(page)[0])})
     record = client.get(f"/t/{table.id}/record").get_data(as_text=True)
-    assert "format: meeple-record/1" in record and table.game.content_hash in record
+    assert f"format: {FORMAT}" in record and table.game.content_hash in record
     r = client.post("/replay", data={"text": record})
     assert r.status_code == 302
     first = client.get(r.headers["Location"]).get_data(as_text=True)

@@ -9,7 +9,7 @@ from .common import EDITOR_LINE, LANG_HELP, PROG, _version, available_games, bot
 from .learn import cmd_train
 from .play import cmd_play, cmd_replay, cmd_serve
 from .study import (PLOT_INSTALL, cmd_bench, cmd_compare, cmd_diff, cmd_ladder, cmd_rules, cmd_schema,
-                    cmd_simulate, cmd_validate, cmd_verify)
+                    cmd_simulate, cmd_upgrade, cmd_validate, cmd_verify)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -332,4 +332,25 @@ def build_parser() -> argparse.ArgumentParser:
                    help="which schema: game definition files (default), overlay files (variants and house "
                         "rules) or scenario files")
     p.set_defaults(func=cmd_schema)
+
+    p = sub.add_parser(
+        "upgrade", help="rewrite files to the current format version, listing every change",
+        description="Every file an author writes states the format version it was written for (a "
+                    "definition in game.format, an overlay in overlay.format, a scenario file in a top-level "
+                    "format, a record in format: meeple-record/N; absent means 1). meeple reads every earlier "
+                    "version with the meaning it had; this command rewrites files to the current version "
+                    "so that they mean the same when read as it, and prints each change as "
+                    "file:line:col: what changed. PATH is a game directory (its files, scenarios and "
+                    "variants with their scenarios), an overlay (with its scenario files), a scenario file "
+                    "or a game record. Comments and layout are kept. Exit 0 when done (or nothing to do), 1 "
+                    "when a file could not be upgraded (or, with --check, when a file is not current), 2 "
+                    "for a missing path.")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="a game directory, an overlay, a scenario file or a "
+                                                          "record")
+    p.add_argument("--check", action="store_true", help="write nothing: list what would change, exit 1 if "
+                                                        "something would")
+    p.add_argument("--game", metavar="GAME", help="the game a scenario file is for, when its folder does not "
+                                                  "say (GAME/scenarios/)")
+    variant_arg(p)
+    p.set_defaults(func=cmd_upgrade)
     return parser

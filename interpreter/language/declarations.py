@@ -8,7 +8,7 @@ from . import lists
 from .dsl import DslSyntaxError, parse_expr
 from .entries import label_of, unwrap
 from ..definition.problems import Problem, did_you_mean
-from ..definition.static_checks import table_problems
+from ..definition.static_checks import integer_problems, table_problems
 from ..engine.state import Layout
 
 
@@ -69,6 +69,8 @@ class Declarations:
                                ("tables", name), "a by_players table lists every supported player count")
             self.tables[name] = (v, by_players)
         for message, path in table_problems(self.d["tables"]):
+            self.error(message, path)
+        for message, path in integer_problems(self.d.sections):
             self.error(message, path)
 
     def count_value(self, v, path):

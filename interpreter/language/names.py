@@ -13,6 +13,9 @@ class Names:
     """Part of `Compiler` (see the module doc)."""
 
     def x_number(self, n, sc):
+        digits = str(n.children[0]).lstrip("-+")
+        if len(digits) > 20:  # int() of thousands of digits is slow, and past 4,300 refused by Python
+            raise CompileError(f"an integer of {len(digits)} digits is beyond the limit of ±2**53", n)
         v = int(n.children[0])
         if not -LIMIT <= v <= LIMIT:
             raise CompileError(f"integer {v} is beyond the limit of ±2**53", n)

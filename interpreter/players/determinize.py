@@ -220,7 +220,7 @@ class Determinizer:
         # its top only, the pile's own rule hides it)
         self.face_down = {z: [i for i, x in enumerate(slots) if x is None and i < self._shown(z)]
                           for z, slots in self.slots.items() if not self._hidden(view, z)}
-        for key in VIEW_ONLY:  # what a view adds to a state's data (whose seat it is, who decides)
+        for key in VIEW_ONLY:  # what a view adds to a state's data (whose seat it is, who decides, labels)
             data.pop(key, None)
         self.template = from_json(data, lay, game.id)  # its shape is the view's: no further check
         _unseal(game, self.template)
@@ -392,7 +392,7 @@ def sample_state(game, view: dict, r: random.Random):
     return Determinizer.of(game, view).sample(r)
 
 
-VIEW_ONLY = ("viewer", "to_move", "known")
+VIEW_ONLY = ("viewer", "to_move", "known", "flow_labels")
 
 
 def _unseal(game, s) -> None:

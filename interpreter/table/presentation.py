@@ -379,15 +379,8 @@ def _seat_name(game, view, seat, lang):
 
 def status(game, L: Labels, view: dict) -> dict:
     lang = L.lang
-    path = []
-    for fr in view.get("flow") or []:
-        node = game.nodes[fr[0]]
-        if node.phase is not None and node.label:
-            path.append(node.label.get(lang) or node.label.get("en"))
-    if view.get("flow"):
-        step = game.nodes[view["flow"][-1][0]].step
-        if step is not None and step.label:
-            path.append(step.label.get(lang) or step.label.get("en"))
+    # the phases and the step, their {holes} filled as the viewing seat may read them (Game.view)
+    path = [t.get(lang) or t.get("en", "") for t in view.get("flow_labels") or []]
     who = view.get("to_move")
     over = not view.get("flow")
     line = say("game_over", lang) if over else " / ".join(path)

@@ -82,9 +82,9 @@ class Table:
     def page(self, seat: int) -> dict:
         """All a seat's page shows, as data: nothing in it comes from outside the seat's view."""
         step = None
-        if not self.over and self.to_move() == seat:
-            node = self.game.nodes[self.state.flow[-1][0]].step
-            step = (node.label or {}).get(self.lang, node.id) if node is not None else None
+        if not self.over and self.to_move() == seat and self.game.nodes[self.state.flow[-1][0]].step is not None:
+            texts = self.game.flow_labels(self.state, seat)[-1]  # its {holes} filled as the seat may read them
+            step = texts.get(self.lang) or texts.get("en")
         return {"version": self.version, "seat": seat, "model": self.model(seat), "menu": self.menu(seat),
                 "step": step, "log": self.logs[seat][-LOG_KEEP:], "over": self.over,
                 "can_undo": any(h[0] == seat for h in self.history)}

@@ -67,12 +67,13 @@ def action_heading(game, step: str, name: str, lang: str) -> str | None:
     return None
 
 
-def step_label(game, state, lang: str) -> str:
-    """The label of the step being decided in `state` (empty when none)."""
-    if not state.flow:
+def step_label(game, state, lang: str, seat=None) -> str:
+    """The label of the step being decided in `state`, its {holes} filled as `seat` may read them (None:
+    the table); empty when no step is being decided."""
+    if not state.flow or game.nodes[state.flow[-1][0]].step is None:
         return ""
-    step = game.nodes[state.flow[-1][0]].step
-    return (step.label or {}).get(lang, step.id) if step is not None else ""
+    texts = game.flow_labels(state, seat)[-1]
+    return texts.get(lang) or texts.get("en", "")
 
 
 class Numbering:
@@ -172,7 +173,8 @@ class TerminalTable:
         def menu() -> None:
             self.out("")
             self.out(picture(self.model(state, seat)))
-            self.out(say("your_decision", lang, who=person(seat, lang), step=step_label(self.game, state, lang)) + ":")
+            self.out(say("your_decision", lang, who=person(seat, lang), step=step_label(self.game, state, lang, seat))
+                     + ":")
             self.show(menu_lines(self.game, legal, numbers, lang))
 
         menu()
@@ -278,11 +280,16 @@ class TerminalTable:
         try:
             while not game.is_over(state):
                 if len(self.record["actions"]) >= MAX_DECISIONS:
-                    raise RuntimeError(f"the game did not end within {MAX_DECISIONS} decisions")
+                    from ..engine.flow import where_now
+                    from ..engine.playout import GameTooLong
+                    raise GameTooLong(f"the game did not end within {MAX_DECISIONS} decisions"
+                                      f"{where_now(self.game, state)}")
                 seat = game.current_player(state)
                 legal = game.legal_actions(state)
                 if seat is None or not legal:
-                    raise RuntimeError("the game is not over but nobody can act")
+                    from ..engine.flow import where_now
+                    from ..language.compiler import RuleError
+                    raise RuleError(f"the game is not over but nobody can act{where_now(game, state)}")
                 human = self.setup.kinds[seat] == "human"
                 started = time.perf_counter()
                 if human:

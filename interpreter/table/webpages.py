@@ -86,7 +86,7 @@ setInterval(() => fetch("{{ poll_url }}").then(r => r.json()).then(d => { if (d.
 REPLAY_FORM = """{% extends base %}{% block body %}
 <h1>{{ w.replay }}</h1>
 <form method="post" action="/replay" enctype="multipart/form-data">
-<p><input type="file" name="file"></p><p><textarea name="text" rows="12" cols="90" placeholder="format: meeple-record/1 ..."></textarea></p>
+<p><input type="file" name="file"></p><p><textarea name="text" rows="12" cols="90" placeholder="format: meeple-record/N ..."></textarea></p>
 <p><button type="submit">{{ w.replay }}</button></p></form>
 {% if error %}<pre class="error">{{ error }}</pre>{% endif %}
 {% endblock %}"""
