@@ -45,10 +45,16 @@ class StaleModel(ModelError):
 
 def rules_hash(game) -> str:
     """The SHA-256 of a definition's rules: its merged data without what only people read (labels,
-    sources, notes, display), so rewording a label keeps a model and changing a number does not."""
-    data = _without_presentation(_plain(game.world.d))
-    text = json.dumps(data, sort_keys=True, ensure_ascii=True, default=str, separators=(",", ":"))
-    return hashlib.sha256(text.encode("ascii")).hexdigest()
+    sources, notes, display) and without the format version the files state, so rewording a label or
+    upgrading a file keeps a model and changing a number does not (computed once per game)."""
+    known = game.__dict__.get("_rules_hash")
+    if known is None:
+        data = _without_presentation(_plain(game.world.d))
+        if isinstance(data.get("game"), dict):  # the format version says how the files are read, not a rule
+            data["game"] = {k: v for k, v in data["game"].items() if k != "format"}
+        text = json.dumps(data, sort_keys=True, ensure_ascii=True, default=str, separators=(",", ":"))
+        known = game.__dict__["_rules_hash"] = hashlib.sha256(text.encode("ascii")).hexdigest()
+    return known
 
 
 def _plain(d):
