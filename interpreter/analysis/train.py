@@ -4,7 +4,8 @@
     model.save(root / "models" / "value-4p.json")
 
 Expert iteration with a linear model: the bots of generation k play games against each other with the
-model of generation k-1 (`learned` bots, with some random moves to see more positions); every position of
+model of generation k-1 (`learned` bots, with random moves to see more positions: half of them at first,
+falling to 8%); every position of
 those games becomes a row per seat — its features as that seat sees them (`features.FeatureSpace.extract`)
 and what that seat finally got (its final score, its share of the win); the model of generation k is the
 ridge regression of those finals on the rows of every generation so far (older generations count less).
@@ -30,7 +31,9 @@ from ..players.valuemodel import ValueModel, rules_hash
 from . import parallel
 
 GENERATION_GAMES = 40     # games per generation (per player count)
-EXPLORE = 0.08            # the chance of a random move in self-play
+EXPLORE = 0.08            # the chance of a random move in self-play, at the end of the schedule
+EXPLORE_START = 0.5       # in generation 1 (see explore_rate)
+EXPLORE_FALL = 0.6        # times this per generation
 DECAY = 0.6               # how much an older generation's rows count, per generation
 RIDGE = 0.02              # the penalty, relative to each feature's own scale
 PRIOR_ROWS = 30.0         # and an absolute one: a feature seen in fewer rows than this is shrunk toward 0
@@ -62,9 +65,7 @@ def self_play(game, players: int, seed: int, model_json: dict, explore: float, e
     except Exception as exc:  # one game's fault is a finding of the run, not its end
         return {"seed": seed, "error": f"{type(exc).__name__}: {exc}"}
     length = max(1, final.decisions)
-    winners = outcome["winners"]
-    final_values = [(float(outcome["scores"][p]), (1.0 / len(winners)) if p in winners else 0.0)
-                    for p in range(players)]
+    final_values = [(float(outcome["scores"][p]), result_share(outcome, p)) for p in range(players)]
     per_state = []
     for s in states:
         remaining = max(0.0, 1.0 - s.decisions / max(1.0, judge.length(players)))
@@ -88,6 +89,22 @@ def self_play(game, players: int, seed: int, model_json: dict, explore: float, e
             targets.append(g[seat])
     return {"seed": seed, "decisions": length, "rows": kept, "targets": targets,
             "finals": {p: final_values[p] for p in range(players)}}
+
+
+def result_share(outcome: dict, seat: int) -> float:
+    """A seat's result in 0..1: 1 for a win everyone shares (a cooperative game won), a tie's share
+    otherwise, 0 for a loss."""
+    winners = outcome["winners"]
+    if seat not in winners:
+        return 0.0
+    return 1.0 if outcome.get("shared") == "win" else 1.0 / len(winners)
+
+
+def explore_rate(generation: int, floor: float) -> float:
+    """The chance of a random move in generation `generation` (from 1): half the moves at first, so the
+    first models see positions the score so far would never reach (a cooperative game greedy always
+    loses), falling to `floor`."""
+    return max(floor, EXPLORE_START * EXPLORE_FALL ** (generation - 1))
 
 
 def _play(game, players, seed, bots, states, every):
@@ -217,7 +234,8 @@ def train(game, players: list[int], seed: int = 1, games: int | None = None, min
         for n in players:
             count = generation_games if games is None else min(generation_games, max(1, (games - played) // len(players)))
             seeds = [seed + 100_000 * generation + 1000 * n + i for i in range(count)]
-            task = {"players": n, "model": model.to_json(), "explore": explore, "every": RECORD_EVERY,
+            task = {"players": n, "model": model.to_json(), "explore": explore_rate(generation, explore),
+                    "every": RECORD_EVERY,
                     "lam": lam if generation > 1 else 1.0}
             records = _run(game, seeds, task, jobs, dask)
             for rec in records:
