@@ -7,8 +7,12 @@ Expert iteration with a linear model: the bots of generation k play games agains
 model of generation k-1 (`learned` bots, with random moves to see more positions: half of them at first,
 falling to 8%); every position of
 those games becomes a row per seat — its features as that seat sees them (`features.FeatureSpace.extract`)
-and what that seat finally got (its final score, its share of the win); the model of generation k is the
-ridge regression of those finals on the rows of every generation so far (older generations count less).
+and what that seat finally got (its final score, its share of the win), mixed as λ-returns with what the
+playing model predicted at the positions that followed; the model of generation k is the ridge regression
+of those targets on the rows of every generation so far (older generations count less). The score head is
+fitted to the part of the final score still to come, so the penalty pulls a weight toward the score so
+far rather than toward nothing (measured on held-out Burgundy games, this and the λ-returns are what let
+the features predict better than the score and the time alone).
 Generation 0 plays with the score so far as its value (the greedy bot's view), so nothing about the game is
 given: what a building, a tile or a round is worth is learned from how games between the previous bots
 ended.
@@ -36,7 +40,10 @@ EXPLORE_START = 0.5       # in generation 1 (see explore_rate)
 EXPLORE_FALL = 0.6        # times this per generation
 DECAY = 0.6               # how much an older generation's rows count, per generation
 RIDGE = 0.02              # the penalty, relative to each feature's own scale
-PRIOR_ROWS = 30.0         # and an absolute one: a feature seen in fewer rows than this is shrunk toward 0
+PRIOR_SHARES = (0.005, 0.0005, 0.002, 0.01, 0.03, 0.1, 0.3)  # and one of a share of all rows, whatever the feature's
+                          # scale, so a feature seen in few rows stays near 0 (a game's rows share its outcome:
+                          # they are few independent samples); the share that errs least on held-out games
+HOLD_OUT = 5              # every how many self-play games one is held out to choose the penalty
 RECORD_EVERY = 2          # every how many decisions a position is kept as rows
 LAMBDA = 0.9              # the λ of the targets (1: the final values alone; lower leans on the model)
 CHUNK = 2048              # rows summed at once into the normal equations
@@ -134,15 +141,27 @@ def _play_batch(args):
 class Normal:
     """The normal equations of a ridge regression, summed row by row (one matrix for every head), over the
     features that were ever non-zero: a game's feature space is large (every zone by every piece type),
-    what its positions use is far smaller, so the matrix grows with what is seen."""
+    what its positions use is far smaller, so the matrix grows with what is seen.
+
+    Rows come in two parts: those fitted, and those of held-out games (`check=True`) that choose the
+    penalty (`choose_prior`): the sums of the held-out rows (XᵀX, Xᵀy, yᵀy) give the error of any weights
+    on them without keeping a row. The final fit uses both parts."""
+
+    PARTS = ("fit", "check")
 
     def __init__(self, heads: tuple[str, ...]):
         import numpy as np
         self.np = np
+        self.heads = heads
         self.local: dict[int, int] = {}   # feature index -> row of the matrix
-        self.A = np.zeros((0, 0))
-        self.b = {h: np.zeros(0) for h in heads}
-        self.rows = 0.0
+        self.A = {p: np.zeros((0, 0)) for p in self.PARTS}
+        self.b = {p: {h: np.zeros(0) for h in heads} for p in self.PARTS}
+        self.yy = {p: {h: 0.0 for h in heads} for p in self.PARTS}
+        self.count = {p: 0.0 for p in self.PARTS}
+
+    @property
+    def rows(self) -> float:
+        return self.count["fit"] + self.count["check"]
 
     def _grow(self, cols) -> None:
         np = self.np
@@ -150,25 +169,29 @@ class Normal:
             if c not in self.local:
                 self.local[c] = len(self.local)
         n = len(self.local)
-        if n > self.A.shape[0]:
-            size = max(n, 2 * self.A.shape[0], 256)
-            A = np.zeros((size, size))
-            k = self.A.shape[0]
-            A[:k, :k] = self.A
-            self.A = A
-            for h, b in self.b.items():
-                nb = np.zeros(size)
-                nb[:k] = b
-                self.b[h] = nb
+        k = self.A["fit"].shape[0]
+        if n > k:
+            size = max(n, 2 * k, 256)
+            for p in self.PARTS:
+                A = np.zeros((size, size))
+                A[:k, :k] = self.A[p]
+                self.A[p] = A
+                for h, b in self.b[p].items():
+                    nb = np.zeros(size)
+                    nb[:k] = b
+                    self.b[p][h] = nb
 
     def decay(self, f: float) -> None:
-        self.A *= f
-        for b in self.b.values():
-            b *= f
-        self.rows *= f
+        for p in self.PARTS:
+            self.A[p] *= f
+            for h in self.heads:
+                self.b[p][h] *= f
+                self.yy[p][h] *= f
+            self.count[p] *= f
 
-    def add(self, rows: list, targets: dict[str, list[float]]) -> None:
+    def add(self, rows: list, targets: dict[str, list[float]], check: bool = False) -> None:
         np = self.np
+        part_name = "check" if check else "fit"
         for start in range(0, len(rows), CHUNK):
             part = rows[start:start + CHUNK]
             cols = sorted({i for _, idx, _ in part for i in idx})
@@ -178,29 +201,59 @@ class Normal:
             for r, (_, idx, vals) in enumerate(part):
                 X[r, [where[i] for i in idx]] = vals
             at = [self.local[c] for c in cols]
-            self.A[np.ix_(at, at)] += X.T @ X
+            self.A[part_name][np.ix_(at, at)] += X.T @ X
             for h, y in targets.items():
-                self.b[h][at] += X.T @ np.asarray(y[start:start + CHUNK])
-            self.rows += len(part)
+                y = np.asarray(y[start:start + CHUNK], dtype=float)
+                self.b[part_name][h][at] += X.T @ y
+                self.yy[part_name][h] += float(y @ y)
+            self.count[part_name] += len(part)
 
-    def solve(self, ridge: float = None, prior: float = None) -> dict[str, dict[int, float]]:
-        """{head: {feature index: weight}}: the ridge solution, each feature penalised by `ridge` times its
-        own scale plus `prior` (default RIDGE and PRIOR_ROWS: a feature seen in few rows stays near 0)."""
-        ridge = RIDGE if ridge is None else ridge
-        prior = PRIOR_ROWS if prior is None else prior
+    def _system(self, parts):
         np = self.np
         n = len(self.local)
-        features = np.array(sorted(self.local, key=self.local.get), dtype=np.int64)
-        A = self.A[:n, :n].copy()
+        A = sum(self.A[p][:n, :n] for p in parts)
+        b = {h: sum(self.b[p][h][:n] for p in parts) for h in self.heads}
+        return A, b
+
+    def _weights(self, A, b, ridge, prior):
+        np = self.np
         diag = np.diag(A).copy()
         active = np.nonzero(diag > 1e-12)[0]
-        A = A[np.ix_(active, active)]
-        A[np.diag_indices_from(A)] += ridge * diag[active] + prior
-        out = {}
-        for h, b in self.b.items():
-            w = np.linalg.solve(A, b[:n][active])
-            out[h] = {int(features[i]): float(v) for i, v in zip(active, w) if abs(v) > 1e-12}
-        return out
+        M = A[np.ix_(active, active)].copy()
+        M[np.diag_indices_from(M)] += ridge * diag[active] + prior + 1e-9 * max(1.0, float(diag.max(initial=1.0)))
+        return active, {h: np.linalg.solve(M, v[active]) for h, v in b.items()}
+
+    def choose_prior(self, ridge: float = None, shares=PRIOR_SHARES, head: str = "score") -> float:
+        """The share of the rows (see `solve`) whose penalty, fitted on the fitted rows, errs least on the
+        held-out ones (the first share where nothing is held out)."""
+        ridge = RIDGE if ridge is None else ridge
+        if not self.count["check"] or not self.count["fit"]:
+            return shares[0]
+        np = self.np
+        n = len(self.local)
+        A, b = self._system(("fit",))
+        Ac, bc, yy = self.A["check"][:n, :n], self.b["check"][head][:n], self.yy["check"][head]
+        best, best_err = shares[0], None
+        for share in shares:
+            active, w = self._weights(A, {head: b[head]}, ridge, share * self.count["fit"])
+            full = np.zeros(n)
+            full[active] = w[head]
+            err = float(full @ Ac @ full - 2 * full @ bc + yy)
+            if best_err is None or err < best_err:
+                best, best_err = share, err
+        return best
+
+    def solve(self, ridge: float = None, prior: float = None) -> dict[str, dict[int, float]]:
+        """{head: {feature index: weight}}: the ridge solution on every row, each feature penalised by
+        `ridge` times its own scale plus `prior` (default RIDGE, and PRIOR_SHARES[0] of the rows summed: a
+        feature seen in few rows stays near 0)."""
+        ridge = RIDGE if ridge is None else ridge
+        prior = PRIOR_SHARES[0] * self.rows if prior is None else prior
+        np = self.np
+        features = np.array(sorted(self.local, key=self.local.get), dtype=np.int64)
+        A, b = self._system(self.PARTS)
+        active, w = self._weights(A, b, ridge, prior)
+        return {h: {int(features[i]): float(v) for i, v in zip(active, w[h]) if abs(v) > 1e-12} for h in self.heads}
 
 
 def train(game, players: list[int], seed: int = 1, games: int | None = None, minutes: float | None = None,
@@ -214,6 +267,7 @@ def train(game, players: list[int], seed: int = 1, games: int | None = None, min
     space = FeatureSpace.of(game)
     heads = ("score", "result")
     normal = Normal(heads)
+    totals = [space.index[f"{b}.score.total"] for b in OWN_BLOCKS]
     model = initial_model(game, players)
     started = time.perf_counter()
     cpu0 = time.process_time()
@@ -228,8 +282,8 @@ def train(game, players: list[int], seed: int = 1, games: int | None = None, min
         generation += 1
         lengths: dict[int, list[int]] = {}
         errors = []
-        gen_rows: list = []
-        gen_targets: dict[str, list[float]] = {h: [] for h in heads}
+        gen_rows: dict[bool, list] = {False: [], True: []}   # fitted rows, held-out rows
+        gen_targets = {part: {h: [] for h in heads} for part in (False, True)}
         finals_all = []
         for n in players:
             count = generation_games if games is None else min(generation_games, max(1, (games - played) // len(players)))
@@ -238,26 +292,32 @@ def train(game, players: list[int], seed: int = 1, games: int | None = None, min
                     "every": RECORD_EVERY,
                     "lam": lam if generation > 1 else 1.0}
             records = _run(game, seeds, task, jobs, dask)
-            for rec in records:
+            for k, rec in enumerate(records):
                 if "error" in rec:
                     errors.append(rec)
                     continue
                 lengths.setdefault(n, []).append(rec["decisions"])
+                held = k % HOLD_OUT == HOLD_OUT - 1
                 for (seat, idx, vals), (score, result) in zip(rec["rows"], rec["targets"]):
-                    gen_rows.append((seat, idx, vals))
-                    gen_targets["score"].append(score)
-                    gen_targets["result"].append(result)
+                    gen_rows[held].append((seat, idx, vals))
+                    gen_targets[held]["score"].append(score - score_so_far(idx, vals, totals))
+                    gen_targets[held]["result"].append(result)
                 finals_all.extend(v[0] for v in rec["finals"].values())
             played += len(seeds)
         normal.decay(DECAY)
-        normal.add(gen_rows, gen_targets)
-        solved = normal.solve()
+        for held in (False, True):
+            normal.add(gen_rows[held], gen_targets[held], check=held)
+        share = normal.choose_prior()
+        solved = normal.solve(prior=share * normal.rows)
+        for i in totals:  # the score head was fitted to what is still to come: add the score so far back
+            solved["score"][i] = solved["score"].get(i, 0.0) + 1.0
         heads_by_name = {h: {space.names[i]: w for i, w in ws.items()} for h, ws in solved.items()}
         length = {n: statistics.fmean(v) for n, v in lengths.items()} or model.length
         scale = statistics.pstdev(finals_all) if len(finals_all) > 1 else model.scale
         mean_score = statistics.fmean(finals_all) if finals_all else 0.0
         info = {"generation": generation, "games": played, "errors": len(errors), "mean_final_score": mean_score,
-                "mean_length": {n: round(v, 1) for n, v in length.items()}, "rows": len(gen_rows),
+                "mean_length": {n: round(v, 1) for n, v in length.items()},
+                "rows": len(gen_rows[False]) + len(gen_rows[True]), "prior_share": share,
                 "seconds": round(time.perf_counter() - started, 1)}
         history.append(info)
         model = ValueModel(game.id, rules_hash(game), players, heads_by_name, length, max(1.0, scale),
@@ -269,6 +329,15 @@ def train(game, players: list[int], seed: int = 1, games: int | None = None, min
         if progress is not None:
             progress(info)
     return model
+
+
+def score_so_far(idx, vals, totals) -> float:
+    """The seat's own total score in a row (its three time blocks sum to it), 0 where the row leaves it
+    out: the score head is fitted to the rest of the final score, so the penalty pulls it toward the
+    score so far (the greedy bot's view) rather than toward 0."""
+    if not totals:
+        return 0.0
+    return sum(v for i, v in zip(idx, vals) if i in totals)
 
 
 def _run(game, seeds, task, jobs, dask):
