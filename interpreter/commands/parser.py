@@ -270,6 +270,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "on localhost unless --host says otherwise.")
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="the port (default: 8000)")
+    p.add_argument("--allow-host", action="append", metavar="NAME",
+                   help="a host name requests may be addressed to besides the one listened on (repeatable; "
+                        "the name of this machine when serving on 0.0.0.0)")
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser(
