@@ -11,6 +11,7 @@ from interpreter import cli
 from interpreter.game import load_game
 from interpreter.table.record import read_record
 from interpreter.table.terminal import Numbering, Setup, TerminalTable
+from interpreter.table.undo import Decision
 from test_presentation import SHIPPED, english_words, first_table
 
 
@@ -94,17 +95,79 @@ def test_a_record_written_by_play_replays_with_the_file_alone(monkeypatch, tmp_p
     assert final.split("\n")[:4] == replayed[replayed.index("Final scores:"):].split("\n")[:4]
 
 
-def test_undo_goes_back_to_the_seats_previous_decision(monkeypatch):
+def test_undo_takes_back_the_seats_own_last_decision_only_while_nobody_else_decided(monkeypatch):
     game = load_game("puerto_rico")
     stream = io.StringIO()
-    setup = Setup(path="puerto_rico", players=3, seed=1, kinds=["human", "random", "random"], narrate="none")
+    setup = Setup(path="puerto_rico", players=3, seed=7, kinds=["human", "random", "random"], narrate="none")
+    # seat 1 (the governor under seed 7) takes a role and decides again at once (the role's own decision): "u" takes the role back;
+    # then it takes the role again and its second decision, the bots play, and "u" is refused
     table = TerminalTable(game, setup, out=lambda line: stream.write(line + "\n"),
-                          read=Person(stream, ["1", "1", "u", "q"]))
+                          read=Person(stream, ["1", "u", "1", "1", "u", "q"]))
     assert table.run() == 0
     out = stream.getvalue()
-    assert "Undone: back to your decision" in out
+    assert out.count("Undone: back to your decision") == 1
+    assert "Another seat has decided since your last decision: it stands." in out
     mine = [a for a in table.record["actions"] if a["seat"] == 1]
-    assert len(mine) == 1                                  # the second decision was taken back
+    assert len(mine) == 2 and len(table.record["actions"]) > 2
+
+
+def test_undo_is_refused_when_the_decision_revealed_something(tmp_path):
+    from games import make_game
+
+    game = make_game(tmp_path, TALLY)
+    stream = io.StringIO()
+    setup = Setup(path="tally", players=2, seed=1, kinds=["human", "human"], narrate="none")
+    # seat 1 draws a card into its hidden hand; seat 2 may not take it back, counts; seat 1's "u" cannot
+    # take back the draw, which another seat followed
+    table = TerminalTable(game, setup, out=lambda line: stream.write(line + "\n"),
+                          read=Person(stream, ["2", "u", "1", "u", "q"]))
+    assert table.run() == 0
+    assert stream.getvalue().count("Another seat has decided since") == 2
+    assert len(table.record["actions"]) == 2
+    # right after its own decision: a count may be taken back, a draw into a hidden hand may not
+    table = TerminalTable(game, setup, out=lambda line: stream.write(line + "\n"), read=Person(stream, ["q"]))
+    state = table.start()
+    table.runs.add(Decision(0, state, "count", {"actions": 0}))
+    assert table.undo(0) is state
+    table.runs.add(Decision(0, state, "draw", {"actions": 0}))
+    assert table.undo(0) is None and "showed something that was hidden" in stream.getvalue()
+
+
+TALLY = """
+    game: {id: tally, name: {en: Tally}, players: [2]}
+    vars:
+      player:
+        points: {label: {en: Points}}
+    zones:
+      global:
+        deck: {visibility: hidden}
+      player:
+        hand: {visibility: owner}
+    components:
+      card:
+        zone: deck
+        types:
+          a: {count: 3}
+          b: {count: 3}
+    setup: "shuffle(deck)"
+    flow:
+      repeat:
+        each_player: {step: turn}
+      until: "size(deck) == 0"
+      max: 20
+    steps:
+      turn:
+        actions:
+          count: {effect: "player.points += 1", label: {en: count one}}
+          draw:
+            if: "size(deck) > 0"
+            effect: "draw(deck, player.hand)"
+            label: {en: draw a card}
+          roll: {effect: "player.points += random(6)", label: {en: roll a die}}
+    scoring:
+      items:
+        points: {expr: "player.points"}
+"""
 
 
 def test_save_and_resume(monkeypatch, tmp_path):

@@ -11,7 +11,7 @@ pytest.importorskip("flask")
 from interpreter.table.webconfig import ServerConfig  # noqa: E402
 from interpreter.table.webreports import Replays, public_text, variant_names  # noqa: E402
 from interpreter.table.webtable import create_app  # noqa: E402
-from webclient import post  # noqa: E402
+from webclient import job_result, post  # noqa: E402
 
 RECORD = """format: meeple-record/1
 game: {game}
@@ -65,10 +65,11 @@ def test_a_records_path_field_is_never_used_and_variants_go_by_name(client):
 
 def test_no_page_shows_a_path_of_the_server(client):
     root = str(Path.cwd().resolve())
-    for path in ("/", "/verify", "/compare", "/replay", "/verify?game=phoenicia&games=0&run=1",
-                 "/compare?game=puerto_rico"):
-        page = client.get(path).get_data(as_text=True)
-        assert root not in page and "/gamedefs/" not in page and "/home/" not in page, path
+    pages = [client.get(path).get_data(as_text=True) for path in ("/", "/verify", "/compare", "/replay",
+                                                                  "/compare?game=puerto_rico")]
+    pages.append(job_result(client, post(client, "/verify", {"game": "phoenicia", "games": "0"})))
+    for page in pages:
+        assert root not in page and "/gamedefs/" not in page and "/home/" not in page
 
 
 def test_public_text_hides_folders_and_absolute_paths():

@@ -142,3 +142,33 @@ def test_bad_values_are_a_400_with_a_message_never_a_500(app):
         assert post(creator, url + "/act", {"number": number}).status_code == 400
     r = creator.post("/new", data={"csrf": token(creator), **base, "options": "x" * (2 * 1024 * 1024)})
     assert r.status_code == 413
+
+
+def test_a_burst_of_identical_clicks_makes_one_decision_and_the_rest_hear_the_game_moved_on(app):
+    creator, url, table = two_people(app)
+    friend = app.test_client()
+    join(friend, invites(creator, url)[1])
+    browser = [creator, friend][table.to_move()]
+    page = browser.get(url + "/play").get_data(as_text=True)
+    before = len(table.record["actions"])
+    answers = [act(browser, url, choices(page)[0], page).status_code for _ in range(8)]
+    assert answers == [303] + [409] * 7 and len(table.record["actions"]) == before + 1
+    r = act(browser, url, choices(page)[0], page)
+    assert "The game moved on" in r.get_data(as_text=True)
+    r = browser.post(url + "/act", data={"csrf": token(browser), "number": "1"})   # no version: refused
+    assert r.status_code == 400 and len(table.record["actions"]) == before + 1
+
+
+def test_undo_over_the_web_is_the_seats_own_and_refused_for_another(app):
+    creator, url, table = two_people(app)
+    friend = app.test_client()
+    join(friend, invites(creator, url)[1])
+    mover = table.to_move()
+    browsers = [creator, friend]
+    page = browsers[mover].get(url + "/play").get_data(as_text=True)
+    act(browsers[mover], url, choices(page)[0], page)
+    other = browsers[1 - mover].get(url + "/play").get_data(as_text=True)
+    assert 'id="undo"' not in other
+    r = browsers[1 - mover].post(url + "/undo", data={"csrf": token(friend if mover == 0 else creator),
+                                                      "version": str(table.version)})
+    assert r.status_code == 409 and "Another seat" in r.get_data(as_text=True)

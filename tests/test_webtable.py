@@ -16,7 +16,7 @@ from interpreter.table.webtable import create_app  # noqa: E402
 from interpreter.engine.state import from_json as state_from_json  # noqa: E402
 from interpreter.engine.visibility import sees, var_modes  # noqa: E402
 from test_presentation import SHIPPED, first_table, hide_more  # noqa: E402
-from webclient import act, choices, invites, join, post, seated, start, token  # noqa: E402
+from webclient import act, choices, job_result, post, seated, start  # noqa: E402
 
 
 def app_and_table(game, players, seats, **kw):
@@ -213,14 +213,17 @@ def test_the_record_once_over_and_the_replay_viewer():
     assert post(viewer, "/replay", {"text": "format: nonsense"}, page="/replay").status_code == 400
 
 
-def test_verify_and_compare_pages_name_games_and_variants_by_name():
+def test_verify_and_compare_run_as_jobs_naming_games_and_variants_by_name():
     client = create_app(ServerConfig(bot_threads=0)).test_client()
-    page = client.get("/verify?game=puerto_rico&games=0&run=1").get_data(as_text=True)
-    assert 'id="report"' in page and "scenario" in page.lower()
-    page = client.get("/compare?game=puerto_rico&variant=two_players&players=2&games=2&run=1").get_data(as_text=True)
-    assert 'id="report"' in page and "win rate" in page.lower()
+    page = job_result(client, post(client, "/verify", {"game": "phoenicia", "games": "0"}, page="/verify"))
+    assert 'id="report"' in page and "scenario" in page.lower() and "done" in page
+    page = job_result(client, post(client, "/compare", {"game": "phoenicia", "variant": "card_values",
+                                                        "games": "2"}, page="/compare"))
+    assert 'id="report"' in page and "win rate" in page.lower() and "2 players" in page
+    r = post(client, "/compare", {"game": "puerto_rico", "variant": "two_players", "games": "2"})
+    assert r.status_code == 400 and "no player count in common" in r.get_data(as_text=True)
     variant = load_game("puerto_rico").origin[0] / "variants" / "two_players.yaml"
-    r = client.get(f"/compare?game=puerto_rico&variant={variant}&players=2&games=2&run=1")
+    r = post(client, "/compare", {"game": "puerto_rico", "variant": str(variant), "games": "2"})
     assert r.status_code == 400 and "two_players" in r.get_data(as_text=True)
 
 

@@ -75,7 +75,7 @@ def choices(page: str) -> list[int]:
 
 
 def version_of(page: str) -> str | None:
-    found = re.search(r'name="version" value="(\d+)"', page)
+    found = re.search(r'name="version" value="(\d+)"', page) or re.search(r'data-version="(\d+)"', page)
     return found.group(1) if found else None
 
 
@@ -87,3 +87,19 @@ def act(client, table_url: str, number: int, page: str | None = None):
     if version is not None:
         data["version"] = version
     return client.post(table_url + "/act", data=data)
+
+
+def job_result(client, response, timeout: float = 180.0) -> str:
+    """The page of a verify or compare job once it has finished (the server answered `response`: a
+    redirect to the job's page)."""
+    import time
+
+    assert response.status_code == 303, response.get_data(as_text=True)[-300:]
+    url = response.headers["Location"]
+    end = time.monotonic() + timeout
+    while True:
+        page = client.get(url).get_data(as_text=True)
+        state = re.search(r'<p id="state">(\w+)', page).group(1)
+        if state not in ("waiting", "running") or time.monotonic() > end:
+            return page
+        time.sleep(0.2)

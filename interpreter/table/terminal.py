@@ -22,6 +22,7 @@ from .presentation import present
 from .record import add_action, finish, new_record, write_record
 from ..analysis.simulate import text
 from .textview import picture
+from .undo import Decision, Runs, refusal
 from .words import person, say
 
 MAX_DECISIONS = 100_000
@@ -149,7 +150,7 @@ class TerminalTable:
         self.numbering = Numbering()
         self.record = new_record(game, setup.path, setup.players, setup.seed, setup.options, setup.kinds,
                                  setup.variants)
-        self.history: list[tuple[int, Any, int]] = []   # (seat, state before its decision, actions so far)
+        self.runs = Runs()   # the decisions since another seat last decided: what undo may take back
 
     # -------------------------------------------------------------- output
     def model(self, state, seat: int, over: bool = False) -> dict:
@@ -207,17 +208,17 @@ class TerminalTable:
                 self.out(say("bad_reply", lang))
 
     def undo(self, seat: int):
-        """The state of `seat`'s previous decision, with the record and history cut back to it."""
-        for i in range(len(self.history) - 1, -1, -1):
-            if self.history[i][0] == seat:
-                _, state, n = self.history[i]
-                dropped = len(self.record["actions"]) - n
-                del self.history[i:]
-                del self.record["actions"][n:]
-                self.out(say("undone", self.lang, n=dropped))
-                return state
-        self.out(say("nothing_to_undo", self.lang))
-        return None
+        """The state before `seat`'s last decision, with the record cut back to it; None (and why, told)
+        when it may not be taken back: another seat has decided since, or it revealed something hidden
+        (a card drawn, a die rolled: see `undo`)."""
+        why = refusal(self.game, self.runs, seat)
+        if why is not None:
+            self.out(say(why, self.lang))
+            return None
+        last = self.runs.pop()
+        del self.record["actions"][last.marks["actions"]:]
+        self.out(say("undone", self.lang, n=1))
+        return last.before
 
     # -------------------------------------------------------------- the game
     def apply(self, state, seat, action, seconds=None, tell=True):
@@ -264,7 +265,7 @@ class TerminalTable:
             self.show(log_lines(setup_log, self.lang, self.reader))
         for aid in resume or []:
             seat = self.game.current_player(state)
-            self.history.append((seat, state, len(self.record["actions"])))
+            self.runs.add(Decision(seat, state, str(aid), {"actions": len(self.record["actions"])}))
             legal = {a["id"]: a for a in self.game.legal_actions(state)}
             state = self.apply(state, seat, legal.get(aid, aid), tell=False)
         if resume:
@@ -293,7 +294,8 @@ class TerminalTable:
                 else:
                     action = decide(self.bots[seat], game, state, legal)
                     self.pace()
-                self.history.append((seat, state, len(self.record["actions"])))
+                self.runs.add(Decision(seat, state, action["id"] if isinstance(action, dict) else str(action),
+                                       {"actions": len(self.record["actions"])}))
                 seconds = time.perf_counter() - started if human else None
                 state = self.apply(state, seat, action, seconds, tell=human or not self.setup.quiet)
         except Quit as why:

@@ -52,7 +52,7 @@ document.addEventListener("DOMContentLoaded", function () {
 """
 
 BASE = """<!doctype html>
-<html lang="{{ lang }}"><head><meta charset="utf-8"><title>{{ title }}</title><meta name="csrf" content="{{ csrf }}">
+<html lang="{{ lang }}"><head><meta charset="utf-8"><title>{{ title }}</title><meta name="csrf" content="{{ csrf }}">{% if refresh %}<meta http-equiv="refresh" content="{{ refresh }}">{% endif %}
 <link rel="stylesheet" href="/static/meeple.css"><script src="/static/meeple.js"></script></head>
 <body{% for k, v in (data or {}).items() %} data-{{ k }}="{{ v }}"{% endfor %}>
 <nav><a href="/">{{ w.lobby }}</a><a href="/replay">{{ w.replay }}</a><a href="/verify">{{ w.verify }}</a><a href="/compare">{{ w.compare }}</a></nav>
@@ -60,6 +60,7 @@ BASE = """<!doctype html>
 </body></html>"""
 
 CSRF = """<input type="hidden" name="csrf" value="{{ csrf }}">"""
+VERSION = """<input type="hidden" name="version" value="{{ page.version }}">"""
 
 ERROR = """{% extends base %}{% block body %}
 <h1>{{ heading }}</h1><p class="error" id="error">{{ message }}</p>
@@ -136,12 +137,12 @@ SEAT = AREA + """{% extends base %}{% block body %}
 {% if record_url %}<p><a href="{{ record_url }}" id="record">{{ w.record }}</a></p>{% endif %}</section>{% endif %}
 {% for a in page.model.areas %}{{ area(a) }}{% endfor %}
 </div><div class="side">
-{% if page.menu %}<form method="post" action="{{ act_url }}" class="menu" id="menu">""" + CSRF + """<h2>{{ page.step }}</h2>
+{% if page.menu %}<form method="post" action="{{ act_url }}" class="menu" id="menu">""" + CSRF + VERSION + """<h2>{{ page.step }}</h2>
 {% for m in page.menu %}{% if m.group and (loop.first or page.menu[loop.index0 - 1].group != m.group) %}<div class="group"><i>{{ m.group }}</i>{% endif %}
 <button type="submit" name="number" value="{{ m.number }}" class="choice">{{ m.number }}) {{ m.label }}</button>
 {% if m.group and (loop.last or page.menu[loop.index0 + 1].group != m.group) %}</div>{% endif %}{% endfor %}
 </form>{% elif not page.over %}<p id="waiting">{{ waiting }}</p>{% endif %}
-{% if page.can_undo and not page.over %}<form method="post" action="{{ undo_url }}">""" + CSRF + """<button type="submit" id="undo">{{ w.undo }}</button></form>{% endif %}
+{% if page.can_undo and not page.over %}<form method="post" action="{{ undo_url }}">""" + CSRF + VERSION + """<button type="submit" id="undo">{{ w.undo }}</button></form>{% endif %}
 <h2>{{ w.log }}</h2><div class="log" id="log">{% for line in page.log %}<div>{{ line }}</div>{% endfor %}</div>
 </div></div>
 {% endblock %}"""
@@ -168,11 +169,19 @@ REPLAY = AREA + """{% extends base %}{% block body %}
 
 REPORT = """{% extends base %}{% block body %}
 <h1>{{ heading }}</h1>
-<form method="get"><p>{{ w.game }} <select name="game">{% for g in games %}<option value="{{ g.id }}"{% if g.id == game %} selected{% endif %}>{{ g.name }}</option>{% endfor %}</select>
+<form method="get" action="/{{ kind }}"><p>{{ w.game }} <select name="game">{% for g in games %}<option value="{{ g.id }}"{% if g.id == game %} selected{% endif %}>{{ g.name }}</option>{% endfor %}</select>
+<button type="submit" id="choose">→</button></p></form>
+<form method="post" action="/{{ kind }}">""" + CSRF + """<input type="hidden" name="game" value="{{ game }}"><p>
 {% for f in fields %}{{ f.label }} {% if f.choices is defined %}<select name="{{ f.name }}">{% for c in f.choices %}<option value="{{ c }}"{% if c == f.value %} selected{% endif %}>{{ c }}</option>{% endfor %}</select>{% else %}<input name="{{ f.name }}" value="{{ f.value }}" size="{{ f.get('size') or 6 }}">{% endif %} {% endfor %}
-<button type="submit" name="run" value="1">{{ heading }}</button></p></form>
+<button type="submit" id="run">{{ heading }}</button></p></form>
 {% if error %}<p class="error" id="error">{{ error }}</p>{% endif %}
-{% if image %}<img alt="{{ heading }}" src="data:image/png;base64,{{ image }}">{% endif %}
+{% endblock %}"""
+
+JOB = """{% extends base %}{% block body %}
+<h1>{{ title }}{% if game %} — {{ game }}{% endif %}</h1>
+<p id="state">{{ job.state }}{% if job.state in ('waiting', 'running') %} ({{ job.done }}/{{ job.total }}){% endif %}</p>
+{% if error %}<p class="error" id="error">{{ error }}</p>{% endif %}
+{% if image %}<img alt="{{ title }}" src="data:image/png;base64,{{ image }}">{% endif %}
 {% if report %}<pre id="report">{{ report }}</pre>{% endif %}
 {% endblock %}"""
 

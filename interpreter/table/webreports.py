@@ -182,60 +182,81 @@ def register(app, server) -> None:
                              players=rec["players"], seat_names=[person(s, lang) for s in range(rec["players"])],
                              last=last, told=told or [])
 
-    # ------------------------------------------------------------------ verify and compare
+    # ------------------------------------------------------------------ verify and compare, as jobs
     def folders():
         return [(name, folder) for name, folder in catalog.folders.items()]
 
+    def report_page(kind: str, game: str, fields: list, error: str | None = None, status: int = 200):
+        games = catalog.game_list("en")
+        return server.render(webpages.REPORT, "en", title=say(kind, "en"), heading=say(kind, "en"), kind=kind,
+                             games=games, game=game, fields=fields, error=error), status
+
+    def chosen_game(raw) -> str:
+        games = catalog.game_list("en")
+        return raw if raw in catalog.infos() else (games[0]["id"] if games else "")
+
+    def verify_fields(n):
+        return [{"name": "games", "label": say("games_n", "en"), "value": n}]
+
+    def compare_fields(game, variant, players, n):
+        return [{"name": "variant", "label": say("variants", "en"), "value": variant, "choices": catalog.variants(game)},
+                {"name": "players", "label": say("players", "en"), "value": players},
+                {"name": "games", "label": say("games_n", "en"), "value": n}]
+
+    def submitted(kind: str, params: dict, total: int):
+        from .webjobs import Busy
+
+        try:
+            jid = server.jobs.submit(kind, params, total)
+        except Busy:
+            raise Refusal(503, f"{config.max_jobs_waiting} jobs are waiting already; try again in a while.") from None
+        return redirect(f"/jobs/{jid}", 303)
+
     @app.get("/verify")
     def verify_page():
-        from ..analysis.verify import report_text, verify
+        return report_page("verify", chosen_game(request.args.get("game")), verify_fields(3))
 
-        games = catalog.game_list("en")
-        game = request.args.get("game") or (games[0]["id"] if games else "")
-        n = read_int(request.args.get("games") or "3", "the number of games", 0, config.verify_max_games)
-        report = error = None
-        if request.args.get("run"):
-            catalog.check(game)
-            report = public_text(report_text(verify(catalog.folders[game], games=n)), folders())
-        return server.render(webpages.REPORT, "en", title=say("verify", "en"), heading=say("verify", "en"),
-                             games=games, game=game, report=report, image=None, error=error,
-                             fields=[{"name": "games", "label": say("games_n", "en"), "value": n}])
+    @app.post("/verify")
+    def verify_run():
+        f = request.form
+        name, _ = catalog.check(f.get("game"))
+        n = read_int(f.get("games") or "3", "the number of games", 0, config.verify_max_games)
+        counts = catalog.infos()[name]["players"]
+        return submitted("verify", {"folder": str(catalog.folders[name]), "games": n, "game": name},
+                         1 + n * len(counts))
 
     @app.get("/compare")
     def compare_page():
-        import base64
-        import tempfile
-
-        from ..analysis.compare import compare, compare_text, plot
-
-        games = catalog.game_list("en")
-        game = request.args.get("game") or (games[0]["id"] if games else "")
-        if game not in catalog.infos():
-            game = games[0]["id"] if games else ""
+        game = chosen_game(request.args.get("game"))
         choices = catalog.variants(game)
-        variant = request.args.get("variant") or (choices[0] if choices else "")
-        n = read_int(request.args.get("games") or "20", "the number of games", 1, config.compare_max_games)
-        report = image = error = None
-        players = request.args.get("players") or ""
-        if request.args.get("run"):
-            name, (variant,) = catalog.check(game, [variant]) if variant else (game, ("",))
-            if not variant:
-                raise BadValue(f"{game} has no variants to compare")
-            base_game, var_game = catalog.game(name), catalog.game(name, (variant,))
-            common = [p for p in var_game.player_counts if p in base_game.player_counts]
-            count = read_players(players, common) if players else common[0]
-            result = compare(base_game, var_game, count, n)
-            report = compare_text(result, base_game.name.get("en"), variant)
-            try:
-                with tempfile.TemporaryDirectory() as folder:
-                    target = Path(folder) / "compare.png"
-                    plot(result, target, base_label=base_game.name.get("en"), variant_label=variant)
-                    image = base64.b64encode(target.read_bytes()).decode()
-            except ImportError:
-                report += "\n(matplotlib is not installed: no plot)"
-        return server.render(webpages.REPORT, "en", title=say("compare", "en"), heading=say("compare", "en"),
-                             games=games, game=game, report=report, image=image, error=error,
-                             fields=[{"name": "variant", "label": say("variants", "en"), "value": variant,
-                                      "choices": choices},
-                                     {"name": "players", "label": say("players", "en"), "value": players},
-                                     {"name": "games", "label": say("games_n", "en"), "value": n}])
+        return report_page("compare", game, compare_fields(game, choices[0] if choices else "", "", 20))
+
+    @app.post("/compare")
+    def compare_run():
+        f = request.form
+        name, variants = catalog.check(f.get("game"), [f.get("variant") or ""] if f.get("variant") else [])
+        if not variants:
+            raise BadValue(f"choose one of the variants of {name}: {', '.join(catalog.variants(name)) or 'none'}")
+        n = read_int(f.get("games") or "20", "the number of games", 1, config.compare_max_games)
+        base_game, var_game = catalog.game(name), catalog.game(name, variants)
+        common = [p for p in var_game.player_counts if p in base_game.player_counts]
+        if not common:
+            raise BadValue("the variant and its base game have no player count in common")
+        # by default the variant's first count that both sides play (a 2-player variant at 2 players)
+        players = read_players(f.get("players"), common) if f.get("players") else common[0]
+        return submitted("compare", {"folder": str(catalog.folders[name]), "variant": variants[0], "game": name,
+                                     "variant_file": str(catalog.folders[name] / "variants" / f"{variants[0]}.yaml"),
+                                     "players": players, "games": n}, 2 * n)
+
+    @app.get("/jobs/<jid>")
+    def job_page(jid):
+        job = server.jobs.get(jid)
+        if job is None:
+            raise Refusal(404, "No such job (its result is kept for a while only).")
+        result = job.result or {}
+        report = public_text(result["report"], folders()) if result.get("report") else None
+        error = public_text(job.error, folders()) if job.error else None
+        running = job.state in ("waiting", "running")
+        return server.render(webpages.JOB, "en", title=say(job.kind, "en"), job=job.as_dict(), report=report,
+                             image=result.get("image"), error=error, game=job.params.get("game"),
+                             refresh=2 if running else None)

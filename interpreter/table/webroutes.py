@@ -13,10 +13,11 @@ Every value read from a request goes through `webinput`; every refusal is a page
 from __future__ import annotations
 
 from . import webpages
-from .tables import Table
+from .tables import Refused, Table
 from .webconfig import LOBBY_BOTS
 from .webinput import BadValue, read_bot, read_int, read_lang, read_options, read_players, read_seed
 from .websecurity import Refusal, derived, same, set_cookie
+from .webstore import Full
 from .words import person, say
 
 
@@ -71,6 +72,7 @@ def register(app, server) -> None:
     @app.get("/")
     def lobby():
         lang = read_lang(request.args.get("lang"), catalog.languages())
+        server.tables.expire()
         infos = catalog.infos()
         games = catalog.game_list(lang)
         game = request.args.get("game") or (games[0]["id"] if games else "")
@@ -78,7 +80,7 @@ def register(app, server) -> None:
             game = games[0]["id"] if games else ""
         info = infos.get(game) or {"players": [2], "options": {}, "variants": []}
         listed = [{"id": t.id, "title": t.title, "players": len(t.kinds), "free": len(t.free_seats())}
-                  for t in list(server.tables.values()) if t.public and not t.over]
+                  for t in server.tables.public()]
         return server.render(webpages.LOBBY, lang, title=say("lobby", lang), games=games, game=game,
                              players=info["players"][0], variants=info["variants"], options=info["options"],
                              langs=catalog.languages(),
@@ -104,17 +106,19 @@ def register(app, server) -> None:
             kind = f.get(f"seat{s + 1}") or "random"
             kinds.append("human" if kind == "human" else read_bot(kind, config))
         options = read_options(game, {k[4:]: v for k, v in f.items() if k.startswith("opt.")})
-        if len(server.tables) >= config.max_tables:
-            raise Refusal(503, f"This server holds its most tables ({config.max_tables}); try again later.")
         from ..engine.errors import GameSetupError
 
         try:
             t = Table(game, name, players, seed, kinds, options, list(variants), lang, hot_seat=bool(f.get("hot")),
                       title=game.name.get(lang) or name, public=bool(f.get("public")) and not f.get("hot"),
-                      log_keep=config.log_keep, bot_ceiling_ms=config.max_bot_ms)
+                      log_keep=config.log_keep, bot_ceiling_ms=config.max_bot_ms, bots_now=False)
         except (GameSetupError, ValueError) as exc:
             raise BadValue(f"this game cannot start so: {exc}") from None
-        server.tables[t.id] = t
+        try:
+            server.tables.add(t)
+        except Full:
+            raise Refusal(503, f"This server holds its most tables ({config.max_tables}); try again later.") from None
+        server.bots.kick(t)
         target = f"/t/{t.id}/hot" if t.hot_seat else f"/t/{t.id}"
         response = redirect(target, 303)
         set_cookie(response, creator_cookie(t.id), creator_token(t), f"/t/{t.id}")
@@ -176,6 +180,7 @@ def register(app, server) -> None:
         with t.lock:
             s = invited_seat(t, token)
             session = t.claim(s)
+        server.tables.save(t)
         response = redirect(f"/t/{tid}/play", 303)
         set_cookie(response, seat_cookie(tid), session, f"/t/{tid}")
         return response
@@ -190,6 +195,7 @@ def register(app, server) -> None:
             if s not in t.free_seats():
                 raise Refusal(409, "That seat is no longer free.")
             session = t.claim(s)
+        server.tables.save(t)
         response = redirect(f"/t/{tid}/play", 303)
         set_cookie(response, seat_cookie(tid), session, f"/t/{tid}")
         return response
@@ -205,6 +211,7 @@ def register(app, server) -> None:
                 raise BadValue("that seat is a bot's")
             t.sessions[s] = None  # its holder is let go: the new invite's taker holds it
             t.invites[s] += 1
+        server.tables.save(t)
         return redirect(f"/t/{tid}", 303)
 
     # ------------------------------------------------------------------ a seat's page and actions
@@ -239,22 +246,30 @@ def register(app, server) -> None:
     def number() -> int:
         return read_int(request.form.get("number"), "a choice", 0)
 
+    def version() -> int:
+        return read_int(request.form.get("version"), "the position's version", 0)
+
+    def answer(t: Table, what, back: str):
+        """Do `what` (an act or an undo) for the table; the page again, or a refusal that says why."""
+        try:
+            what()
+        except Refused as exc:
+            return server.error(409 if exc.conflict else 400, exc.message, t.lang, back)
+        server.tables.save(t)
+        server.bots.kick(t)
+        return redirect(back, 303)
+
     @app.post("/t/<tid>/act")
     def act(tid):
         t, seat = holder(tid)
-        n = number()
-        with t.lock:
-            why = t.act(seat, n)
-        if why:
-            return server.error(409, why, t.lang, f"/t/{tid}/play")
-        return redirect(f"/t/{tid}/play", 303)
+        n, v = number(), version()
+        return answer(t, lambda: t.act(seat, n, v), f"/t/{tid}/play")
 
     @app.post("/t/<tid>/undo")
     def undo(tid):
         t, seat = holder(tid)
-        with t.lock:
-            t.undo(seat)
-        return redirect(f"/t/{tid}/play", 303)
+        v = version()
+        return answer(t, lambda: t.undo(seat, v), f"/t/{tid}/play")
 
     # ------------------------------------------------------------------ hot seat (its creator only)
     @app.get("/t/<tid>/hot")
@@ -282,24 +297,26 @@ def register(app, server) -> None:
     @app.post("/t/<tid>/hot/act")
     def hot_act(tid):
         t = creator_of_hot(tid)
-        n = number()
-        with t.lock:
+        n, v = number(), version()
+
+        def act_shown():
             s = t.next_human()
             if s is None or s != t.shown:
-                return server.error(409, "Pass the screen first.", t.lang, f"/t/{tid}/hot")
-            why = t.act(s, n)
-        if why:
-            return server.error(409, why, t.lang, f"/t/{tid}/hot")
-        return redirect(f"/t/{tid}/hot", 303)
+                raise Refused(say("moved_on", t.lang, n=0), conflict=True)
+            t.act(s, n, v)
+        return answer(t, act_shown, f"/t/{tid}/hot")
 
     @app.post("/t/<tid>/hot/undo")
     def hot_undo(tid):
         t = creator_of_hot(tid)
-        with t.lock:
-            if t.shown is not None:
-                t.undo(t.shown)
-                t.shown = t.next_human()
-        return redirect(f"/t/{tid}/hot", 303)
+        v = version()
+
+        def undo_shown():
+            if t.shown is None:
+                raise Refused(say("nothing_to_undo", t.lang))
+            t.undo(t.shown, v)
+            t.shown = t.next_human()
+        return answer(t, undo_shown, f"/t/{tid}/hot")
 
     # ------------------------------------------------------------------ the record
     @app.get("/t/<tid>/record")

@@ -14,8 +14,9 @@ seat's view; `verify` and `compare` pages. A seat's page and its JSON are made f
 The modules of the server, one concept each: `webconfig` (what it is started for, its limits),
 `websecurity` (tokens, cookies, CSRF, Origin and Host checks, headers), `webinput` (every request value
 read with the CLI's hardened readers), `webgames` (the served games by name, compiled once),
-`tables` (a game at a table), `webroutes` (the lobby, tables and seats), `webreports` (replays, verify
-and compare), `webpages` (the HTML, CSS and script).
+`tables` (a game at a table), `webstore` (the tables held, capped and expiring), `webjobs` (bots on
+worker threads, verify and compare as background jobs), `webroutes` (the lobby, tables and seats),
+`webreports` (replays, verify and compare), `webpages` (the HTML, CSS and script).
 """
 from __future__ import annotations
 
@@ -27,6 +28,8 @@ from . import webpages
 from .webconfig import LOBBY_BOTS, ServerConfig  # noqa: F401  (LOBBY_BOTS: read by tests)
 from .webgames import Catalog, UnknownGame
 from .webinput import BadValue
+from .webjobs import BotPool, Jobs
+from .webstore import TableStore
 from .websecurity import Guard, Refusal, install, new_token
 from .words import WORDS, say
 
@@ -46,7 +49,12 @@ class Server:
     def __init__(self, config: ServerConfig, catalog: Catalog | None = None, tables: dict | None = None):
         self.config = config
         self.catalog = catalog or Catalog(config.game_dirs, max_loaded=config.max_games_loaded)
-        self.tables: dict = tables if tables is not None else {}
+        self.tables = TableStore(config)
+        for t in (tables or {}).values():
+            self.tables.add(t)
+        self.bots = BotPool(config.bot_threads, saved=self.tables.save)
+        self.jobs = Jobs(config.job_workers, config.max_jobs_waiting, config.job_seconds, config.max_jobs_kept,
+                         config.job_keep_minutes * 60)
         self.key = new_token(32).encode()
         self.guard = Guard(self.key, config.hostnames())
         self.env = webpages.environment()
@@ -60,6 +68,7 @@ class Server:
         if t is None:  # each page's template is compiled once
             t = self._templates[template] = self.env.from_string(template)
         values.setdefault("data", {})
+        values.setdefault("refresh", None)
         return t.render(base=self.base, w=words(lang), lang=lang, svg=_Svg, csrf=getattr(g, "csrf", ""), **values)
 
     def error(self, status: int, message: str, lang: str = "en", back: str | None = None):

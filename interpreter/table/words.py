@@ -67,18 +67,28 @@ WORDS: dict[str, dict[str, str]] = {
                     "you decide.\n"
                     "  ?   this help\n"
                     "  m   the picture and the menu again\n"
-                    "  u   undo: back to your previous decision\n"
+                    "  u   undo your last decision (while no other seat has decided since, and if it\n"
+                    "      showed nothing hidden)\n"
                     "  s   save the game to a file (resume it with --resume FILE)\n"
                     "  q   quit the game"),
              "zh": ("输入一个选项的编号并按回车。在你决定期间，编号不会改变。\n"
                     "  ?   本帮助\n"
                     "  m   重新显示局面和菜单\n"
-                    "  u   悔棋：回到你的上一个决定\n"
+                    "  u   悔棋：收回你的上一个决定（其他座位尚未决定，且它没有揭示隐藏信息）\n"
                     "  s   把游戏保存到文件（用 --resume 文件 继续）\n"
                     "  q   退出游戏")},
     "undone": {"en": "Undone: back to your decision before {n} decision(s).",
                "zh": "已悔棋：回到{n}个决定之前你的决定。"},
     "nothing_to_undo": {"en": "Nothing to undo yet.", "zh": "还没有可以悔棋的决定。"},
+    "others_decided": {"en": "Another seat has decided since your last decision: it stands.",
+                       "zh": "你上次决定之后其他座位已经决定：不能悔棋。"},
+    "it_revealed": {"en": "Your last decision showed something that was hidden (a card, a die): it stands.",
+                    "zh": "你上次的决定揭示了隐藏的信息（牌或骰子）：不能悔棋。"},
+    "moved_on": {"en": "The game moved on ({n} decision(s) since this page was shown): nothing was done. "
+                       "Here is the table as it is now.",
+                 "zh": "游戏已经继续（此页面显示后又有{n}个决定）：未执行任何操作。这是现在的局面。"},
+    "not_your_turn": {"en": "It is not your turn.", "zh": "现在不是你的回合。"},
+    "no_such_choice": {"en": "There is no such choice.", "zh": "没有这个选项。"},
     "save_as": {"en": "Save to which file? ", "zh": "保存到哪个文件？ "},
     "saved": {"en": "Saved to {path}; resume with: meeple play --resume {path}",
               "zh": "已保存到{path}；继续游戏：meeple play --resume {path}"},
