@@ -17,15 +17,17 @@ from test_presentation import SHIPPED, english_words, first_table
 
 class Person:
     """Replies to the table like a person would: the lowest number of the menu last shown (0, pass, only
-    when it is the one choice), or the scripted replies first."""
+    when it is the one choice), or the scripted replies first (None in the script: that lowest number)."""
 
     def __init__(self, stream, script=()):
         self.stream, self.script = stream, list(script)
 
     def __call__(self, prompt=""):
         self.stream.write(prompt)
-        if self.script:
+        if self.script and self.script[0] is not None:
             return self.script.pop(0)
+        if self.script:
+            self.script.pop(0)
         shown = self.stream.getvalue()
         menu = shown[shown.rfind("\n", 0, shown.rfind(":\n  ")):]
         numbers = sorted(int(n) for n in re.findall(r"^\s+(\d+)\) ", menu, re.M))
@@ -47,7 +49,11 @@ def test_numbers_stay_with_their_choices_while_a_seat_decides():
     assert first == {"a": 1, "b": 2, "c": 3, "pass": 0}
     second = n.assign(0, [{"id": "a", "step": "s"}, {"id": "c", "step": "s"}, {"id": "d", "step": "s"}])
     assert second == {"a": 1, "c": 3, "d": 4}                    # b is gone, nothing renumbered
-    assert n.assign(0, [{"id": "x", "step": "t"}]) == {"x": 1}   # a new step starts again
+    # c taken: the choice that comes next never gets a number shown for another choice
+    assert n.assign(0, [{"id": "a", "step": "s"}, {"id": "e", "step": "s"}]) == {"a": 1, "e": 5}
+    # the seat's next step: new choices, new numbers (pressing 5 twice does not take e and then x)
+    assert n.assign(0, [{"id": "x", "step": "t"}, {"id": "y", "step": "t"}]) == {"x": 6, "y": 7}
+    assert n.assign(1, [{"id": "x", "step": "t"}]) == {"x": 1}   # another seat: from 1 again
 
 
 @pytest.mark.parametrize("name", SHIPPED)
@@ -102,7 +108,7 @@ def test_undo_takes_back_the_seats_own_last_decision_only_while_nobody_else_deci
     # seat 1 (the governor under seed 7) takes a role and decides again at once (the role's own decision): "u" takes the role back;
     # then it takes the role again and its second decision, the bots play, and "u" is refused
     table = TerminalTable(game, setup, out=lambda line: stream.write(line + "\n"),
-                          read=Person(stream, ["1", "u", "1", "1", "u", "q"]))
+                          read=Person(stream, ["1", "u", "1", None, "u", "q"]))
     assert table.run() == 0
     out = stream.getvalue()
     assert out.count("Undone: back to your decision") == 1

@@ -155,6 +155,9 @@ class Table:
         passed = step_label(self.game, self.state, self.lang) if action.get("action") == "pass" else ""
         self.state = self.game.apply(self.state, action, log=messages)
         add_action(self.record, seat, action, seconds)
+        for k, numbering in self.numbering.items():
+            if k != seat:   # another seat decided: the numbers of k's next menu start again
+                numbering.restart()
         told = narrates_actions(messages)
         for k, lines in self.logs.items():
             added: list[str] = []
@@ -263,6 +266,7 @@ class Table:
                 raise Refused(say(why, self.lang), conflict=why == "others_decided")
             last = self.runs.pop()
             self.state = last.before
+            self.numbering[seat].restart()   # the menu of the position taken back is shown anew
             del self.record["actions"][last.marks["actions"]:]
             self.record.pop("result", None)
             for k, count in last.marks["told"].items():

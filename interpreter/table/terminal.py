@@ -77,27 +77,37 @@ def step_label(game, state, lang: str) -> str:
 
 
 class Numbering:
-    """Menu numbers that stay with their choice: while a seat decides within one step, a choice keeps
-    its number from one decision to the next and new choices get new numbers; `pass` is always 0."""
+    """Menu numbers that stay with their choice: while a seat goes on deciding, a choice keeps its number
+    from one decision to the next, and a number once shown is never given to another choice (new choices,
+    and the choices of the seat's next step, get numbers above every number shown), so a number typed
+    twice never means a choice the person did not see under it; `pass` is always 0. The numbers start
+    again from 1 when another seat has decided in between (`restart`, or a decision asked of another
+    seat)."""
 
     def __init__(self):
         self.step: tuple | None = None
         self.numbers: dict[str, int] = {}
+        self.top = 0
+
+    def restart(self) -> None:
+        self.step, self.numbers, self.top = None, {}, 0
 
     def assign(self, seat: int, legal: list[dict]) -> dict[str, int]:
         key = (seat, legal[0].get("step") if legal else None)
-        if key != self.step:
-            self.step, self.numbers = key, {}
+        if self.step is None or key[0] != self.step[0]:
+            self.restart()
+        elif key != self.step:     # the same seat's next step: its choices are new choices
+            self.numbers = {}
+        self.step = key
         ids = {a["id"] for a in legal}
         self.numbers = {i: n for i, n in self.numbers.items() if i in ids}
-        top = max(self.numbers.values(), default=0)
         for a in legal:
             if a["id"] not in self.numbers:
                 if a.get("action") == "pass":
                     self.numbers[a["id"]] = 0
                 else:
-                    top += 1
-                    self.numbers[a["id"]] = top
+                    self.top += 1
+                    self.numbers[a["id"]] = self.top
         return self.numbers
 
 
@@ -217,6 +227,7 @@ class TerminalTable:
             return None
         last = self.runs.pop()
         del self.record["actions"][last.marks["actions"]:]
+        self.numbering.restart()   # the menu of the position taken back is shown anew, counted from 1
         self.out(say("undone", self.lang, n=1))
         return last.before
 
@@ -298,6 +309,8 @@ class TerminalTable:
                                        {"actions": len(self.record["actions"])}))
                 seconds = time.perf_counter() - started if human else None
                 state = self.apply(state, seat, action, seconds, tell=human or not self.setup.quiet)
+                if self.numbering.step is not None and self.numbering.step[0] != seat:
+                    self.numbering.restart()   # another seat decided: the next menu counts from 1
         except Quit as why:
             self.out(say("abandoned", lang, n=len(self.record["actions"])))
             self.write()
