@@ -273,6 +273,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--allow-host", action="append", metavar="NAME",
                    help="a host name requests may be addressed to besides the one listened on (repeatable; "
                         "the name of this machine when serving on 0.0.0.0)")
+    p.add_argument("--db", metavar="FILE",
+                   help="the SQLite file the tables are kept in, so that a restarted server resumes every game "
+                        "(default: $XDG_DATA_HOME/meeple/tables.sqlite3, else ~/.local/share/meeple/tables.sqlite3; "
+                        ":memory: keeps nothing)")
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser(

@@ -225,12 +225,13 @@ def cmd_serve(args) -> int:
     if find_spec("flask") is None:
         raise UsageError("meeple serve needs Flask: pip install flask")
     from ..table.webconfig import ServerConfig
+    from ..table.webdb import default_path
     from ..table.webtable import serve
 
-    config = ServerConfig(host=args.host, port=args.port, allowed_hosts=tuple(args.allow_host or ()))
+    db = args.db or str(default_path())
+    config = ServerConfig(host=args.host, port=args.port, allowed_hosts=tuple(args.allow_host or ()), db=db)
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         err(f"{PROG} serve: warning: serving on {args.host}: anyone who reaches it can make tables "
             f"(requests must name it as {', '.join(sorted(config.hostnames()))})")
-    out(f"meeple web table on http://{args.host}:{args.port}/ (Ctrl-C stops it)")
-    serve(config)
+    serve(config, out=out, err=err)
     return 0

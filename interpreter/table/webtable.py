@@ -14,7 +14,8 @@ seat's view; `verify` and `compare` pages. A seat's page and its JSON are made f
 The modules of the server, one concept each: `webconfig` (what it is started for, its limits),
 `websecurity` (tokens, cookies, CSRF, Origin and Host checks, headers), `webinput` (every request value
 read with the CLI's hardened readers), `webgames` (the served games by name, compiled once),
-`tables` (a game at a table), `webstore` (the tables held, capped and expiring), `webjobs` (bots on
+`tables` (a game at a table), `webstore` (the tables held, capped and expiring), `webdb` (the SQLite
+database they are kept in across restarts), `webjobs` (bots on
 worker threads, verify and compare as background jobs), `webroutes` (the lobby, tables and seats),
 `webreports` (replays, verify and compare), `webpages` (the HTML, CSS and script).
 """
@@ -25,7 +26,8 @@ import traceback
 
 from . import svg as svg_module
 from . import webpages
-from .webconfig import LOBBY_BOTS, ServerConfig  # noqa: F401  (LOBBY_BOTS: read by tests)
+from .webconfig import LOBBY_BOTS, ServerConfig
+from .webdb import Database, NotResumed, restore  # noqa: F401  (LOBBY_BOTS: read by tests)
 from .webgames import Catalog, UnknownGame
 from .webinput import BadValue
 from .webjobs import BotPool, Jobs
@@ -49,17 +51,35 @@ class Server:
     def __init__(self, config: ServerConfig, catalog: Catalog | None = None, tables: dict | None = None):
         self.config = config
         self.catalog = catalog or Catalog(config.game_dirs, max_loaded=config.max_games_loaded)
-        self.tables = TableStore(config)
+        self.db = Database(config.db) if config.db != ":memory:" else None
+        self.tables = TableStore(config, self.db)
+        self.bots = BotPool(config.bot_threads, saved=self.tables.save)
+        self.resumed, self.not_resumed = self._resume()
         for t in (tables or {}).values():
             self.tables.add(t)
-        self.bots = BotPool(config.bot_threads, saved=self.tables.save)
         self.jobs = Jobs(config.job_workers, config.max_jobs_waiting, config.job_seconds, config.max_jobs_kept,
                          config.job_keep_minutes * 60)
-        self.key = new_token(32).encode()
+        self.key = self.db.key() if self.db is not None else new_token(32).encode()
         self.guard = Guard(self.key, config.hostnames())
         self.env = webpages.environment()
         self.base = self.env.from_string(webpages.BASE)
         self._templates: dict[str, object] = {}
+
+    def _resume(self) -> tuple[int, list[str]]:
+        """Every table of the database played on where it was; how many, and why the others were not."""
+        if self.db is None:
+            return 0, []
+        done, problems = 0, []
+        for data in self.db.rows():
+            try:
+                t = restore(self.catalog, data, self.config)
+            except NotResumed as exc:
+                problems.append(f"table {data.get('id')}: {exc}")
+                continue
+            self.tables.tables[t.id] = t
+            done += 1
+            self.bots.kick(t)     # a bot that was thinking when the server stopped thinks again
+        return done, problems
 
     def render(self, template: str, lang: str = "en", **values) -> str:
         from flask import g
@@ -122,6 +142,13 @@ def create_app(config: ServerConfig | None = None, tables: dict | None = None, c
     return app
 
 
-def serve(config: ServerConfig) -> None:
+def serve(config: ServerConfig, out=print, err=print) -> None:
     """Run the web table until interrupted."""
-    create_app(config).run(host=config.host, port=config.port, debug=False, use_reloader=False)
+    app = create_app(config)
+    server = app.extensions["meeple"]
+    where = "kept in memory only" if server.db is None else f"kept in {config.db}"
+    out(f"meeple web table on http://{config.host}:{config.port}/ (Ctrl-C stops it); tables {where}; "
+        f"{server.resumed} resumed")
+    for problem in server.not_resumed:
+        err(f"meeple serve: not resumed: {problem}")
+    app.run(host=config.host, port=config.port, debug=False, use_reloader=False)
