@@ -255,3 +255,26 @@ def test_a_seats_log_tells_each_change_under_the_decision_that_made_it():
         who = log[i][2:10]
         above = next(line for line in reversed(log[:i]) if not line.startswith("· "))
         assert above.startswith(who), (log[i], above)
+
+
+def test_an_authors_game_folder_is_played_to_its_end_and_each_log_tells_every_move_in_words():
+    """`meeple serve examples/number_run`: the author's game in the browser, two people, in German."""
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parent.parent / "examples" / "number_run"
+    app = create_app(ServerConfig(bot_threads=0, game_dirs=(str(folder),)))
+    creator = app.test_client()
+    url, _ = start(creator, "number_run", 2, ["human", "human"], lang="de", seed=None)
+    browsers = seated(app, creator, url, 2)
+    table = app.config["TABLES"][url.rsplit("/", 1)[1]]
+    while not table.over:
+        mover = table.to_move()
+        page = browsers[mover].get(url + "/play").get_data(as_text=True)
+        assert act(browsers[mover], url, choices(page)[0], page).status_code == 303
+    for seat, browser in enumerate(browsers):
+        log = browser.get(url + "/play.json").get_json()["log"]
+        other = f"Spieler {2 - seat}: "
+        theirs = [line for line in log if line.startswith(other)]
+        assert theirs and all(not line.endswith("…") for line in theirs), log[:10]
+    end = browsers[0].get(url + "/play").get_data(as_text=True)
+    assert 'id="winner"' in end and f"{table.seed}" in end and 'id="seed"' in end

@@ -45,10 +45,10 @@ def invites(client, table_url: str) -> dict[int, str]:
     """The invite links the creator's page lists, by seat (from 0)."""
     page = client.get(table_url).get_data(as_text=True)
     out = {}
-    for row in re.finditer(r'<li class="seat-row">Player (\d+)(.*?)</li>', page, re.S):
+    for row in re.finditer(r'<li class="seat-row" data-seat="(\d+)">(.*?)</li>', page, re.S):
         link = re.search(r'href="(/t/[^"]+/join/[^"]+)"', row.group(2))
         if link:
-            out[int(row.group(1)) - 1] = link.group(1)
+            out[int(row.group(1))] = link.group(1)
     return out
 
 

@@ -221,6 +221,12 @@ def replay_actions(args, game, players, seed, options, actions, source: str) -> 
     return 0
 
 
+def _overlay_file(place: str) -> bool:
+    from ..table.webgames import overlay_base
+
+    return Path(place).is_file() and overlay_base(place) is not None
+
+
 def cmd_serve(args) -> int:
     if find_spec("flask") is None:
         raise UsageError("meeple serve needs Flask: pip install flask")
@@ -228,8 +234,14 @@ def cmd_serve(args) -> int:
     from ..table.webdb import default_path
     from ..table.webtable import serve
 
+    if find_spec("waitress") is None:
+        raise UsageError("meeple serve needs waitress: pip install waitress")
+    for place in args.games or ():
+        if not (Path(place).is_dir() and (Path(place) / "game.yaml").is_file()) and not _overlay_file(place):
+            raise UsageError(f"{place}: not a game folder (with a game.yaml) nor an overlay file")
     db = args.db or str(default_path())
-    config = ServerConfig(host=args.host, port=args.port, allowed_hosts=tuple(args.allow_host or ()), db=db)
+    config = ServerConfig(host=args.host, port=args.port, allowed_hosts=tuple(args.allow_host or ()), db=db,
+                          game_dirs=tuple(args.games or ()))
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         err(f"{PROG} serve: warning: serving on {args.host}: anyone who reaches it can make tables "
             f"(requests must name it as {', '.join(sorted(config.hostnames()))})")

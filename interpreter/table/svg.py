@@ -148,7 +148,8 @@ def zone_svg(zone: dict) -> str:
                 + _t(45, 36, zone["count"], 14, fill="#fff", weight="bold") + "</svg>")
     items = zone.get("items") or []
     per_row = 6
-    tw, th = 118, 56
+    # a tile's details (its fields: "Doubloons on the card 2") take two lines below its name when any has them
+    tw, th = 118, 68 if any(item.get("details") for item in items) else 56
     parts = []
     for i, item in enumerate(items):
         x, y = 4 + (i % per_row) * (tw + 6), 4 + (i // per_row) * (th + 6)
@@ -160,7 +161,7 @@ def zone_svg(zone: dict) -> str:
         parts.append(f'<g class="piece"><title>{title}</title>'
                      f'<rect x="{x}" y="{y}" width="{tw}" height="{th}" rx="6" fill="#fffaf0" stroke="#8a7a5a"/>'
                      + "".join(_t(x + tw / 2, top + 13 * k, line, 11, weight="bold") for k, line in enumerate(name))
-                     + (_t(x + tw / 2, y + 44, _short(detail, 21), 9) if detail else "")
+                     + "".join(_t(x + tw / 2, y + 44 + 11 * k, line, 9) for k, line in enumerate(_lines(detail, 21, 2)))
                      + (_t(x + tw - 6, y + th - 5, f"×{item['count']}", 10, anchor="end") if item["count"] > 1 else "")
                      + "</g>")
     if not items:

@@ -170,12 +170,12 @@ class Table:
                     added.extend(self._said(said, k, seat, passed))
                     said = []
                     now = self.model(k, m.state)
-                    added.extend("· " + line for line in narrate(seen, now, "brief"))
+                    added.extend("· " + line for line in narrate(seen, now, "brief", values=True))
                     seen = now
                 else:
                     said.append(m)
             added.extend(self._said(said, k, seat, passed))
-            added.extend("· " + line for line in narrate(seen, self.model(k), "brief"))
+            added.extend("· " + line for line in narrate(seen, self.model(k), "brief", values=True))
             self._tell(k, added)
         if self.over:
             finish(self.record, self.game.outcome(self.state))

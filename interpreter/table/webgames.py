@@ -18,6 +18,7 @@ import weakref
 from collections import OrderedDict
 from pathlib import Path
 
+from ..definition.overlay import overlay_base
 from .words import LANGS
 
 
@@ -37,11 +38,22 @@ class Catalog:
                     if d.is_dir() and not d.name.startswith((".", "_")) and (d / "game.yaml").is_file():
                         self.folders[d.name] = d.resolve()
         self.authored: list[str] = []
+        self.extra: dict[str, dict[str, Path]] = {}   # game -> variant name -> an overlay file given apart
+        overlays = []
         for raw in game_dirs:                      # an author's folder shadows a shipped game of its name
             d = Path(raw)
-            d = d.parent if d.is_file() else d
+            if d.is_file():
+                overlays.append(d.resolve())
+                continue
             self.folders[d.resolve().name] = d.resolve()
             self.authored.append(d.resolve().name)
+        for f in overlays:                         # an overlay file: a variant of the game it names
+            base = overlay_base(f)
+            base = Path(str(base)).name if base else None
+            if base in self.folders:
+                self.extra.setdefault(base, {})[f.stem] = f
+            else:
+                self.problems[f.name] = f"an overlay of {base or 'no game'}, which is not served"
         self.max_loaded = max_loaded
         self._recent: OrderedDict = OrderedDict()
         self._alive: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
@@ -53,15 +65,21 @@ class Catalog:
         return sorted(self.folders)
 
     def variants(self, name: str) -> list[str]:
+        """The variants of a served game by name: the files of its variants/ folder, and the overlay files
+        the server was given for it."""
         folder = self.folders.get(name)
-        if folder is None or not (folder / "variants").is_dir():
-            return []
-        return sorted(p.stem for p in (folder / "variants").glob("*.yaml") if p.is_file())
+        found = set(self.extra.get(name, {}))
+        if folder is not None and (folder / "variants").is_dir():
+            found.update(p.stem for p in (folder / "variants").glob("*.yaml") if p.is_file())
+        return sorted(found)
+
+    def variant_file(self, name: str, variant: str) -> Path:
+        return self.extra.get(name, {}).get(variant) or self.folders[name] / "variants" / f"{variant}.yaml"
 
     def check(self, name, variants=()) -> tuple[str, tuple[str, ...]]:
         """`name` and `variants` if this server serves them; UnknownGame otherwise (naming what it serves,
         never echoing what was asked beyond a short shown form)."""
-        if not isinstance(name, str) or name not in self.folders or name in self.problems:
+        if not isinstance(name, str) or name not in self.folders or (self._infos is not None and name not in self._infos):
             served = self.playable() if self._infos is not None else self.names()
             raise UnknownGame(f"no game of that name here; this server serves: {', '.join(served)}")
         known = self.variants(name)
@@ -85,7 +103,7 @@ class Catalog:
             game = self._recent.get(key) or self._alive.get(key)
             if game is None:
                 folder = self.folders[name]
-                game = load_game(folder, variant=[folder / "variants" / f"{v}.yaml" for v in variants] or None)
+                game = load_game(folder, variant=[self.variant_file(name, v) for v in variants] or None)
                 game.served_as = key
                 self._alive[key] = game
             self._recent[key] = game
@@ -122,6 +140,12 @@ class Catalog:
 
     def playable(self) -> list[str]:
         return [n for n in self.names() if n in self.infos()]
+
+    def reload(self) -> None:
+        """Forget the compiled games and the lobby's list (an author's files changed)."""
+        with self._lock:
+            self._recent.clear()
+            self._infos = None
 
     def game_list(self, lang: str) -> list[dict]:
         return [{"id": n, "name": i["names"].get(lang) or i["names"].get("en") or n, "players": i["players"]}

@@ -28,27 +28,59 @@ form.inline { display: inline; }
 nav a { margin-right: 1em; }
 """
 
-# The page's script: the log scrolled to its end, the lobby's game menu, and the page kept up to date
-# (it asks `data-poll` for the position's version and reloads when it changed).
+# The page's script: the log scrolled to its end, the lobby's game menu, and the page kept up to date:
+# it listens to the table's events (`data-events`, Server-Sent Events; without EventSource it asks
+# `data-poll` for the version) and takes the new page in when the version changed.
 SCRIPT = """
 "use strict";
-document.addEventListener("DOMContentLoaded", function () {
-  var log = document.getElementById("log");
-  if (log) { log.scrollTop = log.scrollHeight; }
-  var game = document.getElementById("game");
-  if (game && game.dataset.lobby) {
-    game.addEventListener("change", function () {
-      location.search = "?lang=" + encodeURIComponent(game.dataset.lang) + "&game=" + encodeURIComponent(game.value);
-    });
+(function () {
+  function scrollLog() {
+    var log = document.getElementById("log");
+    if (log) { log.scrollTop = log.scrollHeight; }
   }
-  var body = document.body;
-  if (body.dataset.poll) {
-    setInterval(function () {
-      fetch(body.dataset.poll, {credentials: "same-origin"}).then(function (r) { return r.json(); })
-        .then(function (d) { if (String(d.version) !== body.dataset.version) { location.reload(); } });
-    }, 1500);
+  var updates = 0;
+  // The page as the server makes it now, taken in without a reload (the form being filled is kept out
+  // of it: only the part of the page below the navigation is replaced).
+  function swap() {
+    fetch(location.href, {credentials: "same-origin", headers: {"Accept": "text/html"}})
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (html) {
+        if (!html) { return; }
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var fresh = doc.getElementById("page"), now = document.getElementById("page");
+        if (!fresh || !now) { location.reload(); return; }
+        now.replaceWith(document.importNode(fresh, true));
+        document.body.dataset.version = doc.body.dataset.version || "";
+        document.title = doc.title;
+        updates += 1;
+        document.body.dataset.updates = String(updates);
+        scrollLog();
+      });
   }
-});
+  function listen(body) {
+    if (body.dataset.events && window.EventSource) {
+      var source = new EventSource(body.dataset.events + "?v=" + encodeURIComponent(body.dataset.version));
+      source.addEventListener("moved", function (e) {
+        if (e.data !== document.body.dataset.version) { swap(); }
+      });
+    } else if (body.dataset.poll) {
+      setInterval(function () {
+        fetch(body.dataset.poll, {credentials: "same-origin"}).then(function (r) { return r.json(); })
+          .then(function (d) { if (String(d.version) !== document.body.dataset.version) { swap(); } });
+      }, 3000);
+    }
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    scrollLog();
+    var game = document.getElementById("game");
+    if (game && game.dataset.lobby) {
+      game.addEventListener("change", function () {
+        location.search = "?lang=" + encodeURIComponent(game.dataset.lang) + "&game=" + encodeURIComponent(game.value);
+      });
+    }
+    listen(document.body);
+  });
+})();
 """
 
 BASE = """<!doctype html>
@@ -56,7 +88,7 @@ BASE = """<!doctype html>
 <link rel="stylesheet" href="/static/meeple.css"><script src="/static/meeple.js"></script></head>
 <body{% for k, v in (data or {}).items() %} data-{{ k }}="{{ v }}"{% endfor %}>
 <nav><a href="/">{{ w.lobby }}</a><a href="/replay">{{ w.replay }}</a><a href="/verify">{{ w.verify }}</a><a href="/compare">{{ w.compare }}</a></nav>
-{% block body %}{% endblock %}
+<div id="page">{% block body %}{% endblock %}</div>
 </body></html>"""
 
 CSRF = """<input type="hidden" name="csrf" value="{{ csrf }}">"""
@@ -93,9 +125,9 @@ LOBBY = """{% extends base %}{% block body %}
 
 CREATOR = """{% extends base %}{% block body %}
 <h1>{{ title }}</h1>
-<p>{{ w.seed }} {{ seed }}{% if public %} · {{ w.public }}{% endif %}</p>
+<p>{% if over %}{{ w.seed }} {{ seed }}{% endif %}{% if public %} · {{ w.public }}{% endif %}</p>
 <h2>{{ w.seats }}</h2>
-<ul>{% for s in seats %}<li class="seat-row">{{ s.name }} — {{ s.kind }}{% if s.mine %} ({{ w.you }}){% endif %}
+<ul>{% for s in seats %}<li class="seat-row" data-seat="{{ s.seat }}">{{ s.name }} — {{ s.kind }}{% if s.mine %} ({{ w.you }}){% endif %}
 {% if s.invite %}<br>{{ w.invite }}: <a class="invite" href="{{ s.invite }}">{{ host_url }}{{ s.invite }}</a>{% endif %}
 {% if s.human and not s.invite %}<form class="inline" method="post" action="/t/{{ tid }}/reinvite">""" + CSRF + """<input type="hidden" name="seat" value="{{ s.seat }}"><button type="submit">{{ w.new_invite }}</button></form>{% endif %}
 </li>{% endfor %}</ul>
@@ -134,6 +166,7 @@ SEAT = AREA + """{% extends base %}{% block body %}
 {% if page.model.outcome %}<section class="area own" id="outcome"><h2>{{ w.final_scores }}</h2><ul>
 {% for r in page.model.outcome.rows %}<li>{{ r.name }}: {{ r.score }}{% if r.parts %} ({% for p in r.parts %}{{ p[0] }} {{ p[1] }}{% if not loop.last %}, {% endif %}{% endfor %}){% endif %}</li>{% endfor %}</ul>
 {% if page.model.outcome.ends %}<p>{{ ended }}</p>{% endif %}<p id="winner">{{ page.model.outcome.line }}</p>
+<p id="seed">{{ w.seed }} {{ seed }}</p>
 {% if record_url %}<p><a href="{{ record_url }}" id="record">{{ w.record }}</a></p>{% endif %}</section>{% endif %}
 {% for a in page.model.areas %}{{ area(a) }}{% endfor %}
 </div><div class="side">

@@ -245,7 +245,7 @@ def register(app, server) -> None:
         # by default the variant's first count that both sides play (a 2-player variant at 2 players)
         players = read_players(f.get("players"), common) if f.get("players") else common[0]
         return submitted("compare", {"folder": str(catalog.folders[name]), "variant": variants[0], "game": name,
-                                     "variant_file": str(catalog.folders[name] / "variants" / f"{variants[0]}.yaml"),
+                                     "variant_file": str(catalog.variant_file(name, variants[0])),
                                      "players": players, "games": n}, 2 * n)
 
     @app.get("/jobs/<jid>")

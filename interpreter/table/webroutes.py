@@ -215,17 +215,17 @@ def register(app, server) -> None:
         return redirect(f"/t/{tid}", 303)
 
     # ------------------------------------------------------------------ a seat's page and actions
-    def seat_page(t: Table, seat: int, act_url: str, undo_url: str, poll_url: str | None):
+    def seat_page(t: Table, seat: int, act_url: str, undo_url: str, poll_url: str | None = None):
         with t.lock:
             page = t.page(seat)
             who = t.to_move()
         lang = t.lang
         ended = say("ended_by", lang, why=", ".join(page["model"].get("outcome", {}).get("ends", [])))
-        data = {"version": page["version"]}
+        data = {"version": page["version"], "events": f"/t/{t.id}/events"}
         if poll_url:
             data["poll"] = poll_url
         return server.render(webpages.SEAT, lang, page=page, title=page["model"]["title"], act_url=act_url,
-                             undo_url=undo_url, ended=ended, data=data,
+                             undo_url=undo_url, ended=ended, data=data, seed=t.seed if page["over"] else None,
                              waiting=say("waiting", lang, who=person(who, lang)) if who is not None else "",
                              record_url=f"/t/{t.id}/record" if page["over"] else None)
 
@@ -278,14 +278,14 @@ def register(app, server) -> None:
         with t.lock:
             seat_now, shown, over = t.next_human(), t.shown, t.over
         if over:
-            return seat_page(t, shown if shown is not None else t.humans[0], "", "", None)
-        if seat_now is None:
-            raise Refusal(409, "Nobody is to decide now.")
+            return seat_page(t, shown if shown is not None else t.humans[0], "", "")
+        if seat_now is None:   # a bot is thinking: the page waits for it
+            return seat_page(t, shown if shown is not None else t.humans[0], "", "")
         if seat_now != shown:
             return server.render(webpages.PASS, t.lang, title=t.title,
                                  message=say("pass_to", t.lang, who=person(seat_now, t.lang)),
                                  ready=say("ready", t.lang, who=person(seat_now, t.lang)), url=f"/t/{tid}/hot/show")
-        return seat_page(t, seat_now, f"/t/{tid}/hot/act", f"/t/{tid}/hot/undo", None)
+        return seat_page(t, seat_now, f"/t/{tid}/hot/act", f"/t/{tid}/hot/undo")
 
     @app.post("/t/<tid>/hot/show")
     def hot_show(tid):
@@ -336,3 +336,12 @@ def register(app, server) -> None:
                         headers={"Content-Disposition": f"attachment; filename={t.game.id}-{tid}.yaml"})
 
     server.invite_token, server.creator_token = invite_token, creator_token
+
+    def holder_or_host(tid: str) -> Table:
+        t = table(tid)
+        if my_seat(t) is None and not (t.hot_seat and is_creator(t)):
+            raise Refusal(403, "You do not hold a seat at this table.")
+        return t
+
+    from . import weblive
+    weblive.register(app, server, holder_or_host)

@@ -1,4 +1,5 @@
-"""`meeple serve`: the web table as a game server (Flask for the routes; no JavaScript to build).
+"""`meeple serve`: the web table as a game server (Flask for the routes, waitress to serve them; no
+JavaScript to build).
 
     app = create_app(ServerConfig(db=":memory:"))     # the WSGI app
     serve(ServerConfig(host="127.0.0.1", port=8000))  # run it until interrupted
@@ -17,7 +18,8 @@ read with the CLI's hardened readers), `webgames` (the served games by name, com
 `tables` (a game at a table), `webstore` (the tables held, capped and expiring), `webdb` (the SQLite
 database they are kept in across restarts), `webjobs` (bots on
 worker threads, verify and compare as background jobs), `webroutes` (the lobby, tables and seats),
-`webreports` (replays, verify and compare), `webpages` (the HTML, CSS and script).
+`weblive` (pages that follow the game: Server-Sent Events), `webreports` (replays, verify and compare),
+`webpages` (the HTML, CSS and script).
 """
 from __future__ import annotations
 
@@ -143,12 +145,26 @@ def create_app(config: ServerConfig | None = None, tables: dict | None = None, c
 
 
 def serve(config: ServerConfig, out=print, err=print) -> None:
-    """Run the web table until interrupted."""
+    """Run the web table on waitress (a production WSGI server: requests are read whole by its event loop
+    before a worker thread sees them, so a slow client holds no thread; idle connections time out) until
+    interrupted."""
+    from waitress import serve as run
+
     app = create_app(config)
     server = app.extensions["meeple"]
     where = "kept in memory only" if server.db is None else f"kept in {config.db}"
     out(f"meeple web table on http://{config.host}:{config.port}/ (Ctrl-C stops it); tables {where}; "
-        f"{server.resumed} resumed")
+        f"{server.resumed} resumed; games: {', '.join(server.catalog.playable())}")
     for problem in server.not_resumed:
         err(f"meeple serve: not resumed: {problem}")
-    app.run(host=config.host, port=config.port, debug=False, use_reloader=False)
+    for name, problem in server.catalog.problems.items():
+        err(f"meeple serve: not served: {name}: {problem}")
+    run(app, **waitress_options(config))
+
+
+def waitress_options(config: ServerConfig) -> dict:
+    return {"host": config.host, "port": config.port, "threads": config.threads,
+            "channel_timeout": config.channel_timeout, "connection_limit": config.connection_limit,
+            "max_request_body_size": config.max_body_bytes + 64 * 1024,
+            "max_request_header_size": config.max_header_bytes, "cleanup_interval": 10,
+            "expose_tracebacks": False, "ident": "meeple", "clear_untrusted_proxy_headers": True}
