@@ -78,7 +78,7 @@ def test_a_whole_game_in_chinese_shows_no_english_word_and_its_record_replays_al
 
 def test_the_picture_and_a_grouped_menu_come_before_each_decision(monkeypatch):
     code, out = play_cli(monkeypatch, "play", "castles_of_burgundy", "-p", "2", "--seat", "1=human",
-                         "--seed", "2", script=["q"])
+                         "--seed", "2", script=["q", "y"])
     assert code == 0
     assert "── Your area — Player 1" in out and "Estate (37):" in out
     assert re.search(r"^  take the … from depot … with the …", out, re.M)      # a group of choices
@@ -108,7 +108,7 @@ def test_undo_takes_back_the_seats_own_last_decision_only_while_nobody_else_deci
     # seat 1 (the governor under seed 7) takes a role and decides again at once (the role's own decision): "u" takes the role back;
     # then it takes the role again and its second decision, the bots play, and "u" is refused
     table = TerminalTable(game, setup, out=lambda line: stream.write(line + "\n"),
-                          read=Person(stream, ["1", "u", "1", None, "u", "q"]))
+                          read=Person(stream, ["1", "u", "1", None, "u", "q", "y"]))
     assert table.run() == 0
     out = stream.getvalue()
     assert out.count("Undone: back to your decision") == 1
@@ -126,7 +126,7 @@ def test_undo_is_refused_when_the_decision_revealed_something(tmp_path):
     # seat 1 draws a card into its hidden hand; seat 2 may not take it back, counts; seat 1's "u" cannot
     # take back the draw, which another seat followed
     table = TerminalTable(game, setup, out=lambda line: stream.write(line + "\n"),
-                          read=Person(stream, ["2", "u", "1", "u", "q"]))
+                          read=Person(stream, ["2", "u", "1", "u", "q", "y"]))
     assert table.run() == 0
     assert stream.getvalue().count("Another seat has decided since") == 2
     assert len(table.record["actions"]) == 2
@@ -179,7 +179,7 @@ TALLY = """
 def test_save_and_resume(monkeypatch, tmp_path):
     saved = tmp_path / "saved.yaml"
     code, out = play_cli(monkeypatch, "play", "puerto_rico", "-p", "3", "-s", "6", "--seat", "1=human",
-                         "--quiet", script=["1", "1", "s", str(saved), "q"])
+                         "--quiet", script=["1", "1", "s", str(saved), "q", "y"])
     assert code == 0 and f"Saved to {saved}" in out
     kept = read_record(saved)["actions"]
     code, out = play_cli(monkeypatch, "play", "--resume", str(saved), "--quiet")
@@ -230,3 +230,31 @@ def test_what_a_decision_changed_is_told_under_it_before_the_next_heading(monkey
                 break
             told.append(line)
         assert f"      · {m.group(1)}: City + {m.group(2)}" in told, (lines[i], told)
+
+
+def test_q_asks_before_leaving_a_game_in_progress_and_offers_to_save_it(monkeypatch, tmp_path):
+    saved = tmp_path / "left.yaml"
+    code, out = play_cli(monkeypatch, "play", "phoenicia", "-p", "2", "-s", "3", "--seat", "1=human", "--quiet",
+                         script=["q", "n", "q", "s", str(saved)])
+    assert code == 0 and out.count("Leave this game?") == 2 and f"Saved to {saved}" in out
+    assert read_record(saved)["players"] == 2
+
+
+def test_resume_shows_the_headings_of_the_position_it_resumes_not_of_the_start():
+    from interpreter.engine.playout import new_game
+    from interpreter.players.bots import decide, make_bot
+
+    game = load_game("puerto_rico")
+    state, log, ids = new_game(game, 3, 6), [], []
+    bot = make_bot("random", 1)
+    while sum(1 for m in log if isinstance(m, dict) and m.get("heading")) < 3:
+        action = decide(bot, game, state)
+        ids.append(action["id"])
+        state = game.apply(state, action, log=log)
+    headings = [m["en"] for m in log if isinstance(m, dict) and m.get("heading") and m.get("player") is None]
+    lines = []
+    setup = Setup(path="puerto_rico", players=3, seed=6, kinds=["human", "random", "random"], narrate="none")
+    TerminalTable(game, setup, out=lines.append, read=lambda prompt: "q").start(resume=ids)
+    shown = "\n".join(lines)
+    assert headings[-1] in shown and f"Resumed after {len(ids)} decision(s)." in shown
+    assert shown.count("## ") == 1

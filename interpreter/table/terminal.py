@@ -129,6 +129,18 @@ def menu_lines(game, legal: list[dict], numbers: dict[str, int], lang: str) -> l
     return lines
 
 
+def _headers(headers: list, messages: list) -> list:
+    """The headings a position is under after `messages`: the last round heading, and the last phase
+    told after it."""
+    out = list(headers)
+    for m in messages:
+        if isinstance(m, dict) and m.get("player") is None and m.get("heading"):
+            out = [m]
+        elif isinstance(m, dict) and m.get("player") is None and m.get("phase") is not None:
+            out = [h for h in out if h.get("heading")] + [m]
+    return out
+
+
 # ---------------------------------------------------------------------------------------------- table
 
 @dataclass
@@ -161,6 +173,7 @@ class TerminalTable:
         self.record = new_record(game, setup.path, setup.players, setup.seed, setup.options, setup.kinds,
                                  setup.variants)
         self.runs = Runs()   # the decisions since another seat last decided: what undo may take back
+        self.last_messages: list = []   # the engine's log of the last decision
 
     # -------------------------------------------------------------- output
     def model(self, state, seat: int, over: bool = False) -> dict:
@@ -194,7 +207,10 @@ class TerminalTable:
                 self.out("")
                 raise Quit("input ended") from None
             if reply in ("q", "quit", "exit"):
-                raise Quit("quit")
+                if self.confirm_quit():
+                    raise Quit("quit")
+                menu()
+                continue
             if reply in ("?", "h", "help"):
                 self.out(say("help", lang))
             elif reply in ("m", "menu", "", "v", "view"):
@@ -216,6 +232,28 @@ class TerminalTable:
                 return by_number[int(reply)]
             else:
                 self.out(say("bad_reply", lang))
+
+    def confirm_quit(self) -> bool:
+        """A game in progress is left only when the person says so, after saving it if asked to."""
+        try:
+            answer = self.read(say("quit_ask", self.lang)).strip().lower()
+        except EOFError:
+            return True
+        if answer in ("s", "save"):
+            try:
+                path = self.read(say("save_as", self.lang)).strip()
+            except EOFError:
+                return True
+            if not path:
+                return False
+            try:
+                self.save(path)
+            except OSError as exc:
+                self.out(say("not_saved", self.lang, why=exc.strerror or exc))
+                return False
+            self.out(say("saved", self.lang, path=path))
+            return True
+        return answer in ("y", "yes", "q")
 
     def undo(self, seat: int):
         """The state before `seat`'s last decision, with the record cut back to it; None (and why, told)
@@ -241,6 +279,7 @@ class TerminalTable:
             messages = [dict(m, **{self.lang: f"{text(m, self.lang)} — {passed}"})
                         if isinstance(m, dict) and m.get("player") == seat else m for m in messages]
         add_action(self.record, seat, action, seconds)
+        self.last_messages = messages
         if tell:
             if not narrates_actions(messages):
                 label = text(action["label"], self.lang) if isinstance(action, dict) and action.get("label") else str(action)
@@ -272,14 +311,18 @@ class TerminalTable:
 
         setup_log: list = []
         state = new_game(self.game, self.setup.players, self.setup.seed, self.setup.options, setup_log)
-        if not self.setup.quiet:
+        if not self.setup.quiet and not resume:
             self.show(log_lines(setup_log, self.lang, self.reader))
+        headers = _headers([], setup_log)
         for aid in resume or []:
             seat = self.game.current_player(state)
             self.runs.add(Decision(seat, state, str(aid), {"actions": len(self.record["actions"])}))
             legal = {a["id"]: a for a in self.game.legal_actions(state)}
             state = self.apply(state, seat, legal.get(aid, aid), tell=False)
+            headers = _headers(headers, self.last_messages)
         if resume:
+            # where the game is now: the round's and the phase's headings of the position, not the setup's
+            self.show(log_lines(headers, self.lang, self.reader))
             self.out(say("resumed", self.lang, n=len(resume)))
         return state
 
