@@ -215,3 +215,75 @@ def test_a_whole_game_by_clicking_against_bots(server, browser, shots, name, pla
     table = next(t for t in app.config["TABLES"].values() if t.id in link)
     assert table.over and len([a for a in table.record["actions"] if a["seat"] == 1]) == clicks
     (shots / f"{name}-game-over.png").write_bytes(full_page_png(browser))
+
+
+def second_browser():
+    """Another browser with its own cookie jar (a fresh profile), as another person's."""
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = BROWSER
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                f"--window-size={WIDTH},1000"):
+        options.add_argument(arg)
+    return webdriver.Chrome(service=Service(DRIVER), options=options)
+
+
+def test_two_people_in_two_browsers_each_play_their_own_seat_and_see_the_other_move_live(server, browser):
+    """Seat 1 makes the table in one browser and sends the invite; seat 2 takes it in another browser (its
+    own cookies). Each plays its turns by clicking; the other's page takes the move in without a reload;
+    seat 2's browser never receives what seat 1's view alone shows, and cannot act for seat 1."""
+    base, app = server
+    other = second_browser()
+    try:
+        browser.get(base + "/")
+        browser.find_element(By.CSS_SELECTOR, "#game option[value='phoenicia']").click()
+        WebDriverWait(browser, 20).until(lambda d: "game=phoenicia" in d.current_url)
+        for i in (1, 2):
+            browser.find_element(By.CSS_SELECTOR, f"#seat{i} option[value='human']").click()
+        browser.find_element(By.ID, "start").click()
+        invite = WebDriverWait(browser, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "a.invite"))[0]
+        invite_url = invite.get_attribute("href")
+        other.get(invite_url)
+        other.find_element(By.ID, "take").click()
+        WebDriverWait(other, 20).until(lambda d: d.current_url.endswith("/play"))
+        browser.find_element(By.ID, "play").click()
+        WebDriverWait(browser, 20).until(lambda d: d.current_url.endswith("/play"))
+        tid = browser.current_url.split("/")[-2]
+        table = app.config["TABLES"][tid]
+        people = [browser, other]
+        pick = random.Random(2)
+        hand = table.game.world.type_labels
+        for turn in range(12):
+            mover = table.to_move()
+            watcher = people[1 - mover]
+            watcher.execute_script("window.meepleMark = 1;")
+            seen_version = watcher.execute_script("return document.body.dataset.version")
+            if mover == 0:   # seat 2 tries to act for seat 1: refused, nothing changes
+                answer = other.execute_script(
+                    "const csrf = document.querySelector('meta[name=csrf]').content;"
+                    "return fetch(location.pathname.replace('/play', '/act'), {method: 'POST', headers:"
+                    "{'Content-Type': 'application/x-www-form-urlencoded'}, body: 'csrf=' + csrf + '&number=1&version='"
+                    " + document.body.dataset.version}).then(r => r.status);")
+                assert answer == 409 and table.to_move() == 0
+            buttons = WebDriverWait(people[mover], 20).until(
+                lambda d: d.find_elements(By.CSS_SELECTOR, "button.choice"))
+            pick.choice(buttons).click()
+            WebDriverWait(people[mover], 20).until(gone(buttons[0]))
+            WebDriverWait(watcher, 20, poll_frequency=0.05).until(
+                lambda d: d.execute_script("return document.body.dataset.version") != seen_version)
+            assert watcher.execute_script("return window.meepleMark") == 1, "the page was reloaded"
+            assert int(watcher.execute_script("return document.body.dataset.updates || '0'")) >= 1
+            # what only seat 1 sees (its hand) never reaches seat 2's browser
+            view = table.game.view(table.state, 1)
+            state = table.game.to_json(table.state)
+            secret = {hand[state["pieces"]["types"][x]]["en"] for x in state["player_zones"][0]["hand"]}
+            public = set()
+            for area in table.model(1)["areas"]:
+                for z in area["zones"]:
+                    public.update(i["name"] for i in z.get("items") or [])
+            source = other.page_source
+            assert not [s for s in secret - public if s in source or s.replace('"', "&quot;") in source]
+            assert view["player_zones"][0]["hand"] == {"hidden": len(state["player_zones"][0]["hand"])}
+    finally:
+        other.quit()

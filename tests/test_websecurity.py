@@ -94,7 +94,7 @@ def test_no_page_has_inline_script_or_event_handlers_and_request_values_are_esca
         pages.append(r.get_data(as_text=True))
     for page in pages:
         assert re.findall(r"<script(?![^>]*\bsrc=)[^>]*>", page) == [], "inline script"
-        assert re.findall(r"\son[a-z]+\s*=", page) == [], "an event-handler attribute"
+        assert re.findall(r"<[a-zA-Z][^>]*\son[a-z]+\s*=", page) == [], "an event-handler attribute"
         assert "<script>alert" not in page and "<img src=x" not in page
 
 

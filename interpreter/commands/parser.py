@@ -281,6 +281,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the SQLite file the tables are kept in, so that a restarted server resumes every game "
                         "(default: $XDG_DATA_HOME/meeple/tables.sqlite3, else ~/.local/share/meeple/tables.sqlite3; "
                         ":memory: keeps nothing)")
+    p.add_argument("--max-tables", type=int, default=1000, metavar="N",
+                   help="tables kept at once (default 1000; past it a new table is refused until one expires)")
+    p.add_argument("--timeout", type=int, default=30, metavar="SECONDS",
+                   help="an idle or slow connection is closed after this long (default 30)")
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser(

@@ -240,8 +240,11 @@ def cmd_serve(args) -> int:
         if not (Path(place).is_dir() and (Path(place) / "game.yaml").is_file()) and not _overlay_file(place):
             raise UsageError(f"{place}: not a game folder (with a game.yaml) nor an overlay file")
     db = args.db or str(default_path())
+    if args.max_tables < 1 or args.timeout < 1:
+        raise UsageError("--max-tables and --timeout are 1 or more")
     config = ServerConfig(host=args.host, port=args.port, allowed_hosts=tuple(args.allow_host or ()), db=db,
-                          game_dirs=tuple(args.games or ()))
+                          game_dirs=tuple(args.games or ()), max_tables=args.max_tables,
+                          channel_timeout=args.timeout)
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         err(f"{PROG} serve: warning: serving on {args.host}: anyone who reaches it can make tables "
             f"(requests must name it as {', '.join(sorted(config.hostnames()))})")

@@ -96,6 +96,8 @@ LIMITS = (
     ("verify/compare jobs running at once", "job_workers", "{} (each in its own process)"),
     ("verify/compare jobs waiting", "max_jobs_waiting", "{}"),
     ("a verify/compare job", "job_seconds", "{} s, then stopped"),
+    ("finished jobs whose result is kept", "max_jobs_kept", "{}"),
+    ("a finished job's result", "job_keep_minutes", "kept {} minutes"),
     ("games of a verify job", "verify_max_games", "{}"),
     ("games of a compare job", "compare_max_games", "{}"),
     ("live event streams open at once", "max_streams", "{}"),

@@ -166,5 +166,6 @@ def waitress_options(config: ServerConfig) -> dict:
     return {"host": config.host, "port": config.port, "threads": config.threads,
             "channel_timeout": config.channel_timeout, "connection_limit": config.connection_limit,
             "max_request_body_size": config.max_body_bytes + 64 * 1024,
-            "max_request_header_size": config.max_header_bytes, "cleanup_interval": 10,
+            "max_request_header_size": config.max_header_bytes,
+            "cleanup_interval": max(1, min(10, config.channel_timeout // 2)),
             "expose_tracebacks": False, "ident": "meeple", "clear_untrusted_proxy_headers": True}
