@@ -77,3 +77,26 @@ def test_finished_jobs_are_kept_a_while_and_in_number():
     assert jobs.get(a) is None and jobs.get(b).state == "failed"
     jobs.keep_seconds = -1
     assert jobs.get(b) is None
+
+
+def test_tables_of_bots_take_turns_on_the_threads(tmp_path, monkeypatch):
+    from games import make_game
+    from interpreter.players import bots
+
+    game = make_game(tmp_path, TALLY)
+    tables = [Table(game, "tally", 2, seed, ["random", "random"], bots_now=False) for seed in (1, 2)]
+    order = []
+    real = bots.decide
+
+    def noted(bot, game, state, legal):
+        order.append(next(t.id for t in tables if t.bots[state.flow[-1][1]] is bot))
+        return real(bot, game, state, legal)
+
+    monkeypatch.setattr(bots, "decide", noted)
+    pool = BotPool(threads=1)
+    for t in tables:
+        pool.kick(t)
+    assert pool.idle(30) and all(t.over for t in tables)
+    first = order[:6]
+    assert set(first) == {t.id for t in tables}, "one table held the thread"
+    pool.shutdown()

@@ -34,7 +34,7 @@ class ServerConfig:
     # replays
     max_replays: int = 50
     replay_idle_minutes: float = 60.0
-    max_replay_actions: int = 5000
+    max_replay_actions: int = 3000
     replay_checkpoint: int = 25            # a replay keeps one state in this many
     # requests
     max_body_bytes: int = 1024 * 1024      # a request's body (a record upload included)

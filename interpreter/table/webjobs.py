@@ -9,7 +9,8 @@
 
 A bot decides on a copy of the table's state, outside the table's lock (pages of the table are served
 meanwhile); its decision is taken only if the table is still at the version it thought about (an undo in
-between makes it think again). A job runs in a process of its own (spawned, so that it shares nothing
+between makes it think again). Each task is one decision, after which the table queues again, so the
+tables waiting for their bots take turns on the threads. A job runs in a process of its own (spawned, so that it shares nothing
 with the server's threads), reports its progress through a pipe, and is stopped when it runs longer than
 its limit; at most `workers` run at once and `waiting` wait, and a finished job's result is kept for
 `keep_seconds` (at most `keep` of them).
@@ -44,13 +45,15 @@ class BotPool:
         self.executor.submit(self._run, table)
 
     def _run(self, table) -> None:
+        """One bot decision, then the table goes to the back of the queue: a table of bots thinking for
+        minutes shares the threads with every other table instead of holding one."""
         try:
-            while True:
-                with self.lock:
-                    if not table.bot_due():
-                        self.pending.discard(table.id)
-                        return
-                self._one(table)
+            with self.lock:
+                if not table.bot_due():
+                    self.pending.discard(table.id)
+                    return
+            self._one(table)
+            self.executor.submit(self._run, table)
         except BaseException:
             with self.lock:
                 self.pending.discard(table.id)

@@ -102,7 +102,7 @@ def register(app, server) -> None:
 
     @app.post("/replay")
     def replay_upload():
-        from ..definition.loader import load_yaml_text
+        from ..definition.loader import Limits, load_yaml_text
         from ..definition.problems import DefinitionError
         from ..engine.errors import GameSetupError, IllegalAction
         from ..engine.playout import new_game
@@ -113,8 +113,11 @@ def register(app, server) -> None:
             request.form.get("text", "").encode("utf-8", "replace")
         if len(raw) > config.max_body_bytes:
             return form_error(f"a record is at most {config.max_body_bytes} bytes here", 413)
+        # a record has no aliases (the server never writes one): a YAML bomb is refused before it grows
+        limits = Limits(max_bytes=config.max_body_bytes, max_depth=16, max_aliases=0, max_alias_nodes=0,
+                        max_values=10 * config.max_replay_actions + 1000)
         try:
-            doc = load_yaml_text(raw.decode("utf-8", "replace"), "record.yaml")
+            doc = load_yaml_text(raw.decode("utf-8", "replace"), "record.yaml", limits)
             rec = check_record(doc.data, "record.yaml", doc)
         except DefinitionError as exc:
             return form_error("\n".join(str(p) for p in exc.problems[:20]))
