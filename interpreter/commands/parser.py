@@ -242,8 +242,15 @@ def build_parser() -> argparse.ArgumentParser:
                     "normal for means). Then, for every change the variant makes (as `meeple diff` lists "
                     "them), how often it was used on each side: for a component type, its pieces chosen in "
                     "an action (a building bought), its modifiers and abilities applied; for an action, hook "
-                    "or phase, itself; each with the games it fired in, uses per game and by seat, and the "
-                    "win rate (Wilson 95%) and mean score of the seats that used it. The default bot is "
+                    "or phase, itself; for a table (or one entry of it), a rule parameter, a var (whose start "
+                    "changed) or a property of a piece type, how often the rules read it (read: by a rule that "
+                    "ran; menu: by menus, once per menu; reads at the setup and at the final scoring apart), "
+                    "counted in both sides compiled again with a read meter for those names only; each with "
+                    "the games it fired in, uses per game and by seat, and the win rate (Wilson 95%) and mean "
+                    "score of the seats that used it. For a scoring item the variant changes, or one that "
+                    "reads what it changes (a building's vp), the points it gave each seat per game on both "
+                    "sides and the change with its 95% interval. A counter several changes share is printed "
+                    "once, under all of them (joined by +). The default bot is "
                     "greedy (random bots rarely build what a rule changes); moves a bot only tries while "
                     "thinking are not counted. --plot FILE.png draws the same figures; it needs matplotlib, the "
                     f"optional extra `plot` ({PLOT_INSTALL}), and exits 2 without it. Exit 1 if a game "
@@ -262,17 +269,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser(
-        "serve", help="a local web table: lobby, one page per person, replays, verify and compare",
-        description="Serve the web table (Flask) on this machine: a lobby to pick the game, players, "
-                    "seed, language, variants, options and who sits where (a person, or a bot with its budget such as "
-                    "mcts:ms=1000); one page per "
-                    "person's seat, each in its own browser tab, showing only what that seat may see (or "
-                    "hot-seat mode: one page, with a 'pass to Player N' screen between people); the board "
-                    "as SVG, the choices as buttons, the narration, undo; the record of a finished game; a "
-                    "replay viewer that steps through a record; pages for `verify` and `compare`. Listens "
-                    "on localhost unless --host says otherwise.")
+        "serve", help="the web table: a game server with a lobby, one page per person, replays, verify and compare",
+        description="Serve the web table on this machine (waitress): a lobby to pick the game, players, seed "
+                    "(blank: a random one), language, variants, options and who sits where (a person, or a bot "
+                    "with its budget such as mcts:ms=1000); one page per person's seat, held by the browser that "
+                    "took it through its invite (the creator's page lists the invites), showing only what that "
+                    "seat may see and updated live as the game moves on (or hot-seat mode: one page for the "
+                    "creator, with a 'pass to Player N' screen between people); the board as SVG, the choices "
+                    "as buttons, the narration, undo; the record of a finished game; a replay viewer; verify "
+                    "and compare as background jobs. Tables are kept in a database and resumed when the server "
+                    "starts again. Listens on localhost unless --host says otherwise.")
+    p.add_argument("games", nargs="*", metavar="DIR",
+                   help="game folders to serve besides the shipped games (an author's game, with its variants/), "
+                        "or overlay files: each is served as a variant of the game its `base` names")
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="the port (default: 8000)")
+    p.add_argument("--allow-host", action="append", metavar="NAME",
+                   help="a host name requests may be addressed to besides the one listened on (repeatable; "
+                        "the name of this machine when serving on 0.0.0.0)")
+    p.add_argument("--db", metavar="FILE",
+                   help="the SQLite file the tables are kept in, so that a restarted server resumes every game "
+                        "(default: $XDG_DATA_HOME/meeple/tables.sqlite3, else ~/.local/share/meeple/tables.sqlite3; "
+                        ":memory: keeps nothing)")
+    p.add_argument("--max-tables", type=int, default=1000, metavar="N",
+                   help="tables kept at once (default 1000; past it a new table is refused until one expires)")
+    p.add_argument("--timeout", type=int, default=30, metavar="SECONDS",
+                   help="an idle or slow connection is closed after this long (default 30)")
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser(

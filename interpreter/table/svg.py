@@ -9,11 +9,21 @@ Everything drawn comes from the model (already in the page's language); texts ar
 from __future__ import annotations
 
 import math
+import re
 from html import escape
 
 PALETTE = ["#d9c27a", "#7fb069", "#2e6b3a", "#e8d8a8", "#6fa8dc", "#9e9e9e", "#c27ba0", "#e69138",
            "#8e7cc3", "#76a5af"]
 SEATS = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"]
+
+
+COLOUR = re.compile(r"^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{1,30})$")
+
+
+def _colour(value, default: str) -> str:
+    """A colour a definition gives, if it is one (`#2e6b3a`, `forestgreen`), else `default`: nothing
+    else is written into an attribute."""
+    return value if isinstance(value, str) and COLOUR.match(value) else default
 
 
 def _t(x, y, text, size=11, anchor="middle", weight="normal", fill="#222") -> str:
@@ -64,7 +74,7 @@ def _lines(text: str, n: int, most: int) -> list[str]:
 def board_svg(board: dict) -> str:
     """Cells in rows; a hex board staggers its rows and draws hexagons. Each cell shows its id, symbol
     and number, its colour by symbol, and what lies on it."""
-    colours = {sym: (board.get("colors") or {}).get(sym) or PALETTE[i % len(PALETTE)]
+    colours = {sym: _colour((board.get("colors") or {}).get(sym), PALETTE[i % len(PALETTE)])
                for i, (sym, _) in enumerate(board.get("legend") or [])}
     hexes = board.get("stagger") in ("hex", "rhombus")
     rhombus = board.get("stagger") == "rhombus"  # a generated hex board: each row half a cell further right
@@ -125,7 +135,7 @@ def track_svg(track: dict) -> str:
         x = left + min(m["value"], length) * step
         player = m.get("player", True)  # a scripted seat's marker is grey, with its name's first letter
         fill = SEATS[m["seat"] % len(SEATS)] if player else "#777"
-        marks.append(f'<g><title>{escape(m["name"])}: {m["value"]}</title>'
+        marks.append(f'<g><title>{escape(m["name"])}: {escape(str(m["value"]))}</title>'
                      f'<circle cx="{x:.1f}" cy="{18 + 10 * (i % 3)}" r="6" fill="{fill}"/>'
                      + _t(x, 21 + 10 * (i % 3), m["seat"] + 1 if player else m["name"][:1], 8, fill="#fff") + "</g>")
     ticks = "".join(_t(left + v * step, 60, v, 9) for v in range(0, length + 1, max(1, length // 10)))
@@ -154,7 +164,8 @@ def zone_svg(zone: dict) -> str:
         return pile
     items = zone.get("items") or []
     per_row = 6
-    tw, th = 118, 56
+    # a tile's details (its fields: "Doubloons on the card 2") take two lines below its name when any has them
+    tw, th = 118, 68 if any(item.get("details") for item in items) else 56
     parts = []
     for i, item in enumerate(items):
         x, y = 4 + (i % per_row) * (tw + 6), 4 + (i // per_row) * (th + 6)
@@ -166,7 +177,7 @@ def zone_svg(zone: dict) -> str:
         parts.append(f'<g class="piece"><title>{title}</title>'
                      f'<rect x="{x}" y="{y}" width="{tw}" height="{th}" rx="6" fill="#fffaf0" stroke="#8a7a5a"/>'
                      + "".join(_t(x + tw / 2, top + 13 * k, line, 11, weight="bold") for k, line in enumerate(name))
-                     + (_t(x + tw / 2, y + 44, _short(detail, 21), 9) if detail else "")
+                     + "".join(_t(x + tw / 2, y + 44 + 11 * k, line, 9) for k, line in enumerate(_lines(detail, 21, 2)))
                      + (_t(x + tw - 6, y + th - 5, f"×{item['count']}", 10, anchor="end") if item["count"] > 1 else "")
                      + "</g>")
     if not items:
