@@ -14,7 +14,7 @@ that does not.
 from __future__ import annotations
 
 from .facing import piece_seen
-from .visibility import secret, zone_mode
+from .visibility import CONTENTS, TOP, secret, sees, zone_mode
 
 
 def setup_types(game, n: int, opts: dict) -> list:
@@ -29,9 +29,18 @@ def setup_types(game, n: int, opts: dict) -> list:
 def unseen_pieces(game, s, viewer) -> list[int]:
     """The pieces seat `viewer` may not see, in id order."""
     out = set()
+    faces = s.faces
     for z, content in enumerate(s.zones):
-        if content and secret(zone_mode(game, z)[0]):
-            out.update(x for x in content if not piece_seen(game, s, x, viewer))
+        if not content:
+            continue
+        mode, owner = zone_mode(game, z)
+        if not secret(mode):
+            continue  # a face-down piece here is found among the faces below
+        if not faces and mode not in (CONTENTS, TOP):  # a zone's own rule, the same for all its pieces
+            if not sees(mode, owner, viewer):
+                out.update(content)
+            continue
+        out.update(x for x in content if not piece_seen(game, s, x, viewer))
     for x in (s.faces or ()):
         if not piece_seen(game, s, x, viewer):
             out.add(x)

@@ -34,11 +34,21 @@ def secret(mode) -> bool:
 
 
 def zone_mode(game, z: int):
-    """The visibility of zone index `z`, and its owner."""
-    lay = game.layout
-    owner = lay.zone_owner(z)
-    return game.world.zone_visibility.get(("global", lay.zone_name(z)) if owner is None
-                                          else ("player", lay.zone_name(z))), owner
+    """The visibility of zone index `z`, and its owner (found once per game and zone: views ask it for
+    every piece)."""
+    store = getattr(game, "__dict__", None)  # a stand-in of the game (rules' runtime) keeps no cache
+    modes = store.get("_zone_modes") if store is not None else None
+    if modes is None:
+        modes = {}
+        if store is not None:
+            store["_zone_modes"] = modes
+    known = modes.get(z)
+    if known is None:
+        lay = game.layout
+        owner = lay.zone_owner(z)
+        known = modes[z] = (game.world.zone_visibility.get(("global", lay.zone_name(z)) if owner is None
+                                                           else ("player", lay.zone_name(z))), owner)
+    return known
 
 
 def top_count(game, z: int) -> int:

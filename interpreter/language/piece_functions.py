@@ -124,8 +124,9 @@ def _knows(c, a, node):
 
 
 class _GameOf:
-    """What `visibility.zone_seen` reads of a game, from its world (rules run without the Game)."""
-    __slots__ = ("layout", "world")
+    """What `visibility.zone_seen` reads of a game, from its world (rules run without the Game); its
+    `__dict__` keeps what visibility caches per game."""
+    __slots__ = ("layout", "world", "__dict__")
 
     def __init__(self, w):
         self.layout, self.world = w.layout, w
