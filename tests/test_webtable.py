@@ -16,6 +16,7 @@ from interpreter.table.webconfig import ServerConfig  # noqa: E402
 from interpreter.table.webtable import create_app  # noqa: E402
 from interpreter.engine.state import from_json as state_from_json  # noqa: E402
 from interpreter.engine.visibility import sees, var_modes  # noqa: E402
+from conftest import ROOT  # noqa: E402
 from test_presentation import SHIPPED, first_table, hide_more  # noqa: E402
 from webclient import act, choices, job_result, post, seated, start  # noqa: E402
 
@@ -236,6 +237,24 @@ def test_the_lobby_offers_bots_with_budgets_and_refuses_a_bad_spec():
     bad = post(creator, "/new", {"game": "puerto_rico", "players": "3", "seed": "1", "lang": "en",
                                  "seat1": "human", "seat2": "mcts:iterations=zero", "seat3": "random"})
     assert bad.status_code == 400 and "iterations" in bad.get_data(as_text=True)
+    assert 'value="learned"' in lobby and 'value="search:iterations=100"' in lobby
+    greedy_samples = post(creator, "/new", {"game": "puerto_rico", "players": "3", "seed": "1", "lang": "en",
+                                            "seat1": "human", "seat2": "learned:samples=500", "seat3": "random"})
+    assert greedy_samples.status_code == 400 and "at most 16" in greedy_samples.get_data(as_text=True)
+
+
+def test_a_learned_bot_is_refused_at_a_table_whose_game_has_no_model_for_its_count(tmp_path):
+    """The lobby offers the learned bots; a game without a trained model for the count says so."""
+    import shutil
+    from interpreter.table.webconfig import ServerConfig
+    root = tmp_path / "market_day"
+    shutil.copytree(ROOT / "examples" / "market_day", root)
+    from interpreter.table.webgames import Catalog
+    app = create_app(ServerConfig(bot_threads=0), catalog=Catalog([str(root)]))
+    client = app.test_client()
+    r = post(client, "/new", {"game": "market_day", "players": "2", "seed": "1", "lang": "en",
+                              "seat1": "human", "seat2": "learned"})
+    assert r.status_code == 400 and "no trained model for market_day at 2 players" in r.get_data(as_text=True)
 
 
 def test_a_seats_log_tells_each_change_under_the_decision_that_made_it():

@@ -81,6 +81,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "  mcts options           c=C exploration (default 0.7), depth=D rollout decisions before "
                     "a position is valued by its score margin (default 40; 0 none), prior=P visits each "
                     "action starts with, worth its score margin right after it (default 3; 0 none)\n"
+                    "  learned[:samples=K]    one look ahead, each position judged by the game's value model "
+                    "learned by self-play (meeple train); K samples of the hidden part (default 1)\n"
+                    "  search[:iterations=N]  the mcts tree with the learned model at its leaves (default 100)\n"
                     "e.g. --bot mcts:ms=500, --seat 2=mcts:iterations=400,c=1",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("game", metavar="GAME", nargs="?", help="a game name under gamedefs/ or a game directory")

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 # The bots the lobby offers, each with its budget (any bot spec within the caps below is accepted).
-LOBBY_BOTS = ("random", "greedy", "mcts:ms=300", "mcts:ms=1000")
+LOBBY_BOTS = ("random", "greedy", "learned", "search:iterations=100", "mcts:ms=300", "mcts:ms=1000")
 
 
 @dataclass
@@ -44,6 +44,7 @@ class ServerConfig:
     max_bot_iterations: int = 2000         # mcts:iterations=N
     max_bot_depth: int = 100               # mcts:depth=D (rollout length)
     max_greedy_depth: int = 3              # greedy:depth=D
+    max_bot_samples: int = 16              # learned:samples=K
     bot_threads: int = 2                   # bots think on these worker threads (0: in the request, tests)
     # background jobs (verify, compare)
     job_workers: int = 1                   # jobs running at once, each in its own process
@@ -92,6 +93,7 @@ LIMITS = (
     ("mcts iterations per decision", "max_bot_iterations", "{}"),
     ("mcts rollout depth", "max_bot_depth", "{}"),
     ("greedy look-ahead depth", "max_greedy_depth", "{}"),
+    ("learned bot's samples per decision", "max_bot_samples", "{}"),
     ("threads bots think on", "bot_threads", "{}"),
     ("verify/compare jobs running at once", "job_workers", "{} (each in its own process)"),
     ("verify/compare jobs waiting", "max_jobs_waiting", "{}"),

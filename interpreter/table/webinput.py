@@ -109,6 +109,8 @@ def read_bot(raw, config) -> str:
     cap = config.max_greedy_depth if name == "greedy" else config.max_bot_depth
     if options.get("depth", 0) > cap:
         raise BadValue(f"the {name} bot looks at most {cap} decisions deep here")
+    if options.get("samples", 1) > config.max_bot_samples:
+        raise BadValue(f"the learned bot samples at most {config.max_bot_samples} states per decision here")
     for key in ("c", "prior"):
         value = options.get(key)
         if value is not None and not (math.isfinite(value) and value <= 1000):

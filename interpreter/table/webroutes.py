@@ -105,6 +105,15 @@ def register(app, server) -> None:
         for s in range(players):
             kind = f.get(f"seat{s + 1}") or "random"
             kinds.append("human" if kind == "human" else read_bot(kind, config))
+        for kind in set(kinds):
+            if kind.split(":", 1)[0] in ("learned", "search"):
+                from ..players.learned import find_model
+                from ..players.valuemodel import ModelError
+                from ..players.bots import parse_bot_spec
+                try:
+                    find_model(game, players, parse_bot_spec(kind)[1].get("model"))
+                except ModelError as exc:
+                    raise BadValue(f"the {kind} bot cannot play here: {exc}") from None
         options = read_options(game, {k[4:]: v for k, v in f.items() if k.startswith("opt.")})
         from ..engine.errors import GameSetupError
 
