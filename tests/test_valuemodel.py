@@ -117,3 +117,33 @@ def test_the_objective_follows_the_outcome_rules(tmp_path):
     lose_big, win_small = coop.utilities(t, [40, 40], [0.0, 0.0], 5.0), coop.utilities(t, [1, 1], [1.0, 1.0], 5.0)
     assert win_small[0] > lose_big[0]  # a loss for all is worse than any shared score
     assert Objective(load("la_granja_no_siesta")).mode(1) == "cooperate"
+
+
+def test_in_a_team_game_a_seat_plays_for_its_teams_total(tmp_path):
+    """Teams (`scoring.teams`): a seat's utility is its team's predicted total against the best other
+    team's, so two seats of one team value a position alike."""
+    game = make_game(tmp_path, """
+        game: {id: duo, players: [4]}
+        vars:
+          player: {pts: {}, side: {}}
+        setup: |
+          k = 0
+          for p in players:
+              p.side = k % 2
+              k += 1
+        steps:
+          s:
+            actions:
+              score: {effect: "player.pts += 1"}
+        flow:
+          - each_player: {step: s}
+        scoring:
+          items:
+            pts: {expr: "player.pts"}
+          teams: "player.side"
+    """)
+    objective = Objective(game)
+    assert objective.mode(4) == "teams"
+    s = game.new_game(4, seed=1)
+    u = objective.utilities(s, [5, 1, 2, 3], None, 5.0)   # team 0: seats 0 and 2 (7); team 1: seats 1 and 3 (4)
+    assert u == [3, -3, 3, -3]
