@@ -304,7 +304,12 @@ class Determinizer:
                 taken.add(pick)
                 out[z][i] = pick
         # Zone by zone, the most particular first: the first pieces of the shuffled pool it can hold, then
-        # any, as many as it has places left (one pass over the pool per zone, skipping what is dealt).
+        # any, as many as it has places left (the pool's pieces bucketed by type, in the pool's order).
+        at = {x: i for i, x in enumerate(pool)}
+        by_type: dict = {}
+        for x in pool:
+            if x not in taken:
+                by_type.setdefault(types[x], []).append(x)
         for z, _, holds in self.zones:
             slots = out[z]
             n = slots.count(None)
@@ -312,8 +317,11 @@ class Determinizer:
                 continue
             take: list = []
             if holds:
-                for x in pool:
-                    if x not in taken and types[x] in holds:
+                fitting = [by_type[t] for t in holds if t in by_type]
+                candidates = fitting[0] if len(fitting) == 1 else sorted(
+                    (x for xs in fitting for x in xs), key=at.__getitem__)
+                for x in candidates:
+                    if x not in taken:
                         take.append(x)
                         if len(take) == n:
                             break
