@@ -162,3 +162,20 @@ def test_the_narration_of_a_sealed_choice_tells_it_to_the_chooser_only(game):
     game.apply(s0, bid(game, s0, 1, 4), player=1, log=log)
     assert for_seat(log[0], 1, "en") == "Player 2: bid 4 (sealed)"
     assert for_seat(log[0], 0, "en") == for_seat(log[0], 2, "en") == log[0]["en"] == "Player 2: has chosen"
+
+
+def test_the_sealed_check_sees_narration_that_tells_a_waiting_seat_a_pending_choice(game, monkeypatch):
+    """What a seat still to choose is told when it chooses is compared too: a narration of its own choice
+    that repeats the others' pending choices is a leak."""
+    s0 = game.new_game(3, seed=5)
+    s = game.apply(s0, bid(game, s0, 0, 2), player=0)
+    assert sealed_leaks(game, s) == []
+    told = simultaneous.choose
+
+    def telling(game, t, fr, act, vals, player, log):
+        told(game, t, fr, act, vals, player, log)
+        if log is not None:
+            log.append({"en": f"so far: {fr[5]}", "zh": f"so far: {fr[5]}"})
+    monkeypatch.setattr(simultaneous, "choose", telling)
+    leaks = sealed_leaks(game, s)
+    assert leaks and "narration depends on player 1's pending choice" in leaks[0]
