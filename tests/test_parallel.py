@@ -90,7 +90,10 @@ def test_a_local_dask_cluster_gives_the_serial_results(market_day):
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         on_cluster = simulate(market_day, 3, games=12, seed=4, jobs=1, dask=cluster.scheduler_address)
+        records = play_many(market_day, 3, range(4, 16), "random", dask=cluster.scheduler_address)
     assert without_time(on_cluster) == without_time(simulate(market_day, 3, games=12, seed=4, jobs=1))
+    # the records themselves, in seed order (a summary would not see two games' records swapped)
+    assert records == play_many(market_day, 3, range(4, 16), "random", jobs=1)
 
 
 def test_a_worker_with_another_copy_of_the_game_refuses_to_play(market_day, tmp_path):
