@@ -89,6 +89,9 @@ def test_distance_counts_the_fewest_steps_through_the_spaces_allowed(grid):
     assert grid.evaluate(s, "distance(at(1, 1), at(1, 1))") == 0
     assert grid.evaluate(s, "distance(at(1, 1), at(3, 1), where t: t.owner == none)") is None  # a wall
     assert grid.evaluate(s, "distance(at(1, 1), at(3, 1), where t: t.owner != players[0])") == 2
+    # the target is a space like any other: one the condition refuses is not reached, even next door
+    assert grid.evaluate(s, "distance(at(1, 1), at(2, 1), where t: t.owner == none)") is None
+    assert grid.evaluate(s, "distance(at(1, 1), at(2, 1), where t: t.owner != none)") == 1
 
 
 HEXAGON = """
