@@ -234,3 +234,20 @@ def test_groups_of_a_list_join_its_own_spaces_only(grid):
     # (1,1) and (3,1) touch only through (2,1), which the list leaves out
     assert grid.evaluate(s, "list(len(g) for g in groups([at(1, 1), at(3, 1)], where t: t.owner != none))") == [1, 1]
     assert grid.evaluate(s, "list(len(g) for g in groups(board, where t: t.owner != none))") == [3]
+
+
+@pytest.mark.parametrize("board", ["{layout: square, size: 3000}", "{layout: hexagon, size: 30000}",
+                                   "{layout: hex, size: [1000000000, 1000000000]}"])
+def test_a_board_too_large_is_refused_from_its_size_before_any_space_is_made(tmp_path, board):
+    import time
+    import tracemalloc
+    tracemalloc.start()
+    started = time.process_time()
+    try:
+        problems = problems_of(tmp_path, GRID.replace("{layout: square, size: [5, 3], diagonals: true}", board))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    p = problem_about(problems, f"at most {MAX_BOARD_SPACES} spaces (MAX_BOARD_SPACES")
+    assert p.location.line > 0
+    assert time.process_time() - started < 5 and peak < 60 * 2 ** 20
