@@ -377,3 +377,53 @@ def test_a_records_control_characters_are_shown_escaped_and_a_long_id_cut(capsys
     path.write_text(path.read_text(encoding="utf-8").replace(f"path: {MARKET}", "path: nowhere"), encoding="utf-8")
     code, _, message = run(capsys, *(["play", "--resume"] if command == "play" else ["replay"]), str(path))
     assert code == 2 and "\x1b" not in message and "g\\x1b[31m" in message
+
+
+@pytest.mark.parametrize("command", ["simulate", "ladder"])
+def test_ctrl_c_during_a_parallel_run_keeps_the_games_that_ended_and_prints_a_partial_report(tmp_path, command):
+    """Ctrl-C at the terminal (SIGINT to the whole process group): no worker's traceback, every game that
+    ended is kept (simulate saves each record as it ends) and the report of them is printed, marked partial."""
+    import os
+    import signal
+    import time
+    saved = tmp_path / "games"
+    argv = [sys.executable, "-m", "interpreter.cli", command, str(ROOT / "examples" / "market_day"), "--players", "2",
+            "--games", "4000", "--jobs", "2"]
+    argv += ["--save-games", str(saved)] if command == "simulate" else ["--bots", "random,greedy"]
+    proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # until some games have ended
+            time.sleep(0.5)
+            if command == "ladder" or (saved.is_dir() and len(list(saved.glob("*.yaml"))) >= 20):
+                if command == "ladder":
+                    time.sleep(3)
+                break
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err and "interrupted" in err
+    assert "PARTIAL: interrupted" in out
+    if command == "simulate":
+        done = int(re.search(r"completed: (\d+)/4000", out).group(1))
+        records = sorted(saved.glob("*.yaml"))
+        assert 20 <= done < 4000 and len(records) == done
+        assert not list(saved.glob(".record-*"))  # no half-written record
+        assert main(["replay", str(records[-1])]) == 0
+    else:
+        assert 0 < int(re.search(r"greedy against random: (\d+)/4000", out).group(1)) < 4000
+
+
+def test_save_games_refuses_a_folder_that_holds_files_unless_overwrite(capsys, tmp_path):
+    (tmp_path / "other-run.yaml").write_text("x", encoding="utf-8")
+    args = ["simulate", str(ROOT / "examples" / "market_day"), "--players", "2", "--games", "2",
+            "--save-games", str(tmp_path)]
+    code, out, message = run(capsys, *args)
+    assert code == 2 and "not empty" in message and "--overwrite" in message and out == ""
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["other-run.yaml"]
+    code, _, _ = run(capsys, *args, "--overwrite")
+    assert code == 0 and len(list(tmp_path.glob("*.yaml"))) == 3

@@ -63,7 +63,25 @@ def dump(record: dict) -> str:
 
 
 def write_record(path: str | Path, record: dict) -> None:
-    Path(path).write_text(dump(record), encoding="utf-8")
+    """Write the record atomically: a reader (or a run stopped by Ctrl-C) finds the whole file or none."""
+    import os
+    import tempfile
+
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=".record-", suffix=".tmp", dir=path.parent)
+    try:
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)  # as a plain write would make it (mkstemp makes it private)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(dump(record))
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
 
 
 def read_record(path: str | Path) -> dict:
