@@ -415,7 +415,9 @@ def test_ctrl_c_during_a_parallel_run_keeps_the_games_that_ended_and_prints_a_pa
         assert not list(saved.glob(".record-*"))  # no half-written record
         assert main(["replay", str(records[-1])]) == 0
     else:
-        assert 0 < int(re.search(r"greedy against random: (\d+)/4000", out).group(1)) < 4000
+        # (which games ended before the interrupt depends on the machine: the ladder's figures keep them,
+        # tests/test_parallel.py checks how many)
+        assert 0 <= int(re.search(r"greedy against random: (\d+)/4000", out).group(1)) < 4000
 
 
 def test_save_games_refuses_a_folder_that_holds_files_unless_overwrite(capsys, tmp_path):
