@@ -144,7 +144,7 @@ MUTANTS = [
     ("interpreter/analysis/parallel.py", "        for future in futures:", "        for future in futures[::-1]:",
      "tests/test_parallel.py -k dask"),
     ("interpreter/analysis/parallel.py", "    signal.signal(signal.SIGINT, signal.SIG_IGN)", "    pass", "tests/test_cli.py -k ctrl_c"),
-    ("interpreter/analysis/parallel.py", "        raise Interrupted(records) from None", "        raise",
+    ("interpreter/analysis/parallel.py", "        raise Interrupted(records) from None", "        return records",
      "tests/test_parallel.py -k interrupted"),
     # --- saved states
     ("interpreter/engine/consistency.py", "            elif fr[1] != below[1]:", "            elif False:",
@@ -239,7 +239,7 @@ def run_mutant(i: int) -> tuple[int, str, str]:
         except subprocess.TimeoutExpired:
             return i, "TIMEOUT", f"no verdict after {TIMEOUT} s"
         last = (proc.stdout.strip().splitlines() or [""])[-1]
-        if proc.returncode == 5 or " deselected" in last and " passed" not in last and " failed" not in last:
+        if proc.returncode == 5:  # pytest collected no test: the names of its tests are stale
             return i, "NOT APPLIED", f"its tests select nothing ({last})"
         return i, ("killed" if proc.returncode != 0 else "SURVIVED"), last
     finally:

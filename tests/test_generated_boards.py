@@ -236,7 +236,7 @@ def test_groups_of_a_list_join_its_own_spaces_only(grid):
     assert grid.evaluate(s, "list(len(g) for g in groups(board, where t: t.owner != none))") == [3]
 
 
-@pytest.mark.parametrize("board", ["{layout: square, size: 3000}", "{layout: hexagon, size: 30000}",
+@pytest.mark.parametrize("board", ["{layout: square, size: 40}", "{layout: square, size: 3000}", "{layout: hexagon, size: 30000}",
                                    "{layout: hex, size: [1000000000, 1000000000]}"])
 def test_a_board_too_large_is_refused_from_its_size_before_any_space_is_made(tmp_path, board):
     import time
