@@ -251,3 +251,24 @@ def test_a_board_too_large_is_refused_from_its_size_before_any_space_is_made(tmp
     p = problem_about(problems, f"at most {MAX_BOARD_SPACES} spaces (MAX_BOARD_SPACES")
     assert p.location.line > 0
     assert time.process_time() - started < 5 and peak < 60 * 2 ** 20
+
+
+def test_a_board_in_a_player_zone_gives_every_player_a_board_of_their_own(tmp_path):
+    from games import make_game
+    game = make_game(tmp_path, """
+game: {id: t, name: T, players: [2, 3]}
+zones: {player: {kingdom: {}}}
+components:
+  plot: {zone: kingdom, board: {layout: square, size: 3}, properties: {col: 0, row: 0}}
+flow: {effect: "pass"}
+""")
+    s = game.new_game(3, seed=1)
+    for p in range(3):
+        plots = s.zones[game.layout.zone_index("kingdom", p)]
+        assert len(plots) == 9
+        centre = game.evaluate(s, "first(q for q in player.kingdom if q.col == 2 and q.row == 2)", player=p)
+        assert game.evaluate(s, "len(neighbors(first(q for q in player.kingdom if q.col == 2 and q.row == 2)))",
+                             player=p) == 4
+        assert all(game.evaluate(s, f"zone_of(neighbor(first(q for q in player.kingdom if q.col == 2 and "
+                                    f"q.row == 2), '{d}')) == player.kingdom", player=p) for d in "nesw")
+        assert centre in plots
