@@ -64,7 +64,7 @@ MUTANTS = [
     ("interpreter/engine/consistency.py", "if any(type(x) is not int or x < 0 for x in (a, b, c)):", "if False:",
      "tests/test_tamper.py"),
     ("interpreter/engine/state_types.py", "if any(c != 1 for c in seen):", "if False:", "tests/test_state.py tests/test_tamper.py"),
-    ("interpreter/engine/scoring.py", '                    raise RuleError(f"a tiebreak gave {v!r}, not a number")', "                    pass",
+    ("interpreter/engine/scoring.py", '                    raise RuleError(f"a tiebreak gave {v!r}, not a number", where)', "                    pass",
      "tests/test_checkers.py"),
     ("tests/goldens.py", 'return env.get("MEEPLE_REGEN_GOLDEN") == "1" and not env.get("CI")',
      'return bool(env.get("MEEPLE_REGEN_GOLDEN"))', "tests/test_golden.py"),
@@ -126,7 +126,8 @@ MUTANTS = [
     # --- outcomes
     ("interpreter/engine/outcomes.py", "if type(p) is int and 0 <= p < n})", "if type(p) is int and 0 <= p})",
      "tests/test_outcomes.py"),
-    ("interpreter/engine/outcomes.py", "        for t in s.ends:", "        for t in reversed(s.ends):", "tests/test_outcomes.py"),
+    ("interpreter/engine/outcomes.py", "        n = s.n\n        for t in s.ends:", "        n = s.n\n        for t in reversed(s.ends):",
+     "tests/test_outcomes.py"),
     ("interpreter/engine/outcomes.py", "best = max(sign * v for v in totals.values())", "best = max(v for v in totals.values())",
      "tests/test_outcomes.py"),
     # --- the cache
