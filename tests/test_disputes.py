@@ -153,3 +153,28 @@ def test_alternatives_play_random_games_under_each_reading(tmp_path, capsys):
     (entry,) = data["alternatives"]
     assert [row["value"] for row in entry["alternatives"]] == [False, True]
     assert all(row["random_play"]["3"]["completed"] == 1 for row in entry["alternatives"])
+
+
+def test_alternatives_fail_verify_when_play_under_one_reading_breaks_a_rule(tmp_path, capsys):
+    root = _game_with(tmp_path, GOOD)
+    game_yaml = root / "game.yaml"
+    text = game_yaml.read_text(encoding="utf-8")
+    assert "          draw(deck, discard)\n" in text
+    # the other reading's setup fails while it runs (a die of no faces)
+    game_yaml.write_text(text.replace("          draw(deck, discard)\n",
+                                      "          draw(deck, discard)\n      first_player = random(player_count - player_count)\n"),
+                         encoding="utf-8")
+    rep = verify(root, games=2, players=[3], alternatives=True)
+    assert not rep.ok
+    (entry,) = rep.alternatives
+    default, other = entry["alternatives"]
+    assert not default["violations"] and other["violations"]
+    assert main(["verify", str(root), "--games", "2", "--players", "3", "--alternatives"]) == 1
+    assert "VIOLATION" in capsys.readouterr().out
+
+
+def test_one_option_cannot_choose_the_readings_of_two_disputes(tmp_path):
+    twice = GOOD + GOOD.replace("disputes:\n", "").replace("  game_length:", "  game_length_again:")
+    with pytest.raises(DefinitionError) as ex:
+        load_game(_game_with(tmp_path, twice))
+    assert "the option 'short_game' already chooses the reading of dispute 'game_length'" in str(ex.value)

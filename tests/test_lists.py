@@ -40,6 +40,11 @@ steps:
         effect: |
           append(seen, list(p.picks for p in players))
           append(player.picks, index(player.picks, 8))
+      seven_again:
+        effect: "append(player.picks, 7)"
+      drop_seven:
+        if: "7 in player.picks"
+        effect: "remove(player.picks, 7)"
 flow:
   repeat:
     each_player: {step: act}
@@ -64,6 +69,13 @@ def test_a_list_var_keeps_its_items_in_order(queue):
     assert queue.evaluate(s2, "index(line, players[2])") == 1 and queue.evaluate(s2, "len(line)") == 2
     assert queue.evaluate(s, "line") == [0, 1, 2]      # the state before is untouched
     assert queue.from_json(queue.to_json(s2)).g == s2.g
+
+
+def test_remove_takes_the_first_of_equal_items_out(queue):
+    s = queue.apply(queue.new_game(2), "seven_again")  # seat 1's picks: 7, 8, 7
+    s = queue.apply(queue.apply(s, "join"), "drop_seven")
+    assert queue.evaluate(s, "players[0].picks") == [8, 7]
+    assert queue.evaluate(s, "index(players[0].picks, 7)") == 1
 
 
 def test_a_list_may_hold_positions_and_ask_whether_one_occurred_before(queue):

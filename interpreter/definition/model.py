@@ -115,7 +115,9 @@ class Definition:
 
 
 def game_files(root: Path) -> list[Path]:
-    return sorted(p for p in root.glob("*.yaml") if p.is_file())
+    """The YAML files of a game directory, by name (listed once inside `loader.read_once()`)."""
+    from .files import listed
+    return listed(root, lambda: sorted(p for p in Path(root).glob("*.yaml") if p.is_file()))
 
 
 def load_definition(root: Path, overlays=()) -> Definition:
