@@ -295,7 +295,7 @@ class Phrases:
         words = self.n.defs.get(name, name)
         if args is None:
             return self.t["def"].format(a=words)
-        return self.t["def.call"].format(a=words, b=self.t["sep"].join(args))
+        return self.t["def.call"].format(a=words, b=", ".join(args))   # a formula: its arguments as in math
 
     def x_call(self, n):
         name, *args = n.children

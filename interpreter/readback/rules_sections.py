@@ -287,8 +287,7 @@ class RuleSections:
         for k, v in defs.items():
             name, _, rest = str(k).partition("(")
             params = [p.strip() for p in rest.rstrip(")").split(",") if p.strip()]
-            head = self.ph.t["def" if not rest else "def.call"].format(
-                a=self.names.defs.get(name, name), b=self.ph.t["sep"].join(self.ph.local(p) for p in params))
+            head = self.ph.formula(name.strip(), [self.ph.local(p) for p in params] if rest else None)
             lines.append((f"{head}: {self.ph.expr(v, params)}", [(f"{self.w['formula']}: `{_one_line(v)}`", [])]
                           + self.marks(f"defs.{name}", {})))
         self.ul(lines)
@@ -303,7 +302,7 @@ class RuleSections:
             name, _, rest = str(k).partition("(")
             params = [p.split(":")[0].strip() for p in rest.rstrip(")").split(",") if p.strip()]
             head = self.ph.t["def.call"].format(a=self.names.named(name.strip()),
-                                                b=self.ph.t["sep"].join(self.ph.local(p) for p in params))
+                                                b=", ".join(self.ph.local(p) for p in params))
             lines.append((f"{head}:", self.ph.stmts(v, params) + self.marks(f"procedures.{name.strip()}", {})))
         self.ul(lines)
 
