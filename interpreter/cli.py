@@ -1,6 +1,6 @@
 """The `meeple` command line. It and interpreter/commands/ are the only modules that print or exit.
 
-Commands: validate, play, simulate, replay, bench, verify, rules, diff, compare, serve, schema (`meeple COMMAND
+Commands: validate, play, simulate, replay, bench, verify, rules, diff, compare, serve, schema, upgrade (`meeple COMMAND
 --help` for each). Every command that loads a game takes `--variant FILE` (repeatable): overlay files (variants and house
 rules) applied to the game in order.
 Exit codes: 0 ok; 1 failures (definition errors, an illegal action, games that raised); 2 usage or I/O

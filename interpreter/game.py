@@ -22,7 +22,7 @@ from .definition.fingerprint import content_hash
 from .definition.limits import recursion_room
 from .definition.problems import DefinitionError, InputError, Problem, did_you_mean, sort_problems
 from .definition.static_checks import check_uncalled_defs
-from .engine import facing, simultaneous, unseen
+from .engine import facing, knowledge, simultaneous, unseen
 from .engine.consistency import state_problem
 from .engine.decisions import Decisions
 from .engine.errors import MAX_ACTION_ID, GameSetupError, IllegalAction
@@ -33,7 +33,7 @@ from .engine.scripted import seat_label
 from .engine.setup import Setup
 from .engine.state import State, StateFormatError, from_json, to_json
 from .engine.state_types import restore_number_keys, type_problem
-from .engine.visibility import sees, var_modes
+from .engine.visibility import sees, var_modes, zone_view
 from .language.compiler import RuleError, Scope, Unit
 from .language.entries import label_of
 from .language.world import World
@@ -148,6 +148,7 @@ class Game(Setup, Decisions, Scoring):
         self.phase_root = fc.phase_root
         self.hooks = fc.hooks
         self.event_notes = fc.event_notes
+        self.end_node = fc.end_node
         self.steps = fc.steps
         su = Unit(player=False, effects=True)
         self.setup_fn = w.compile_stmts(d["setup"], ("setup",), su) if d["setup"] is not None else None
@@ -244,13 +245,12 @@ class Game(Setup, Decisions, Scoring):
         d = self.to_json(s)
         d.pop("rng", None)
         w = self.world
-        for name in list(d["zones"]):
-            if not sees(w.zone_visibility.get(("global", name)), None, player):
-                d["zones"][name] = {"hidden": len(d["zones"][name])}
+        lay = self.layout
+        for name in d["zones"]:
+            d["zones"][name] = zone_view(self, s, lay.zone_index(name), player)
         for pl, row in enumerate(d["player_zones"]):
-            for name in list(row):
-                if not sees(w.zone_visibility.get(("player", name)), pl, player):
-                    row[name] = {"hidden": len(row[name])}
+            for name in row:
+                row[name] = zone_view(self, s, lay.zone_index(name, pl), player)
         private = var_modes(w, "player")
         for pl, row in enumerate(d["player_vars"]):
             for name, mode in private.items():
@@ -261,28 +261,42 @@ class Game(Setup, Decisions, Scoring):
                 d["vars"][name] = "hidden"
         unseen.redact(self, s, d, player)  # the fields of pieces it may not see (and their ids' types)
         facing.redact(self, s, d, player)
+        d.pop("told", None)
+        known = knowledge.known_places(self, s, player)  # what it was told of pieces it may not see, by place
+        if known:
+            d["known"] = known
         simultaneous.redact(self, d["flow"], player)
         d["viewer"] = player
         d["to_move"] = self.current_player(s)
+        d["flow_labels"] = self.flow_labels(s, player)  # where the flow is, its labels' holes filled for the seat
         return d
+
+    def flow_labels(self, s: State, viewer=None) -> list:
+        """The labels of where the flow is, outermost first: each phase it is in, then the step being
+        decided; each a dict of languages with its {holes} filled as `viewer` (a seat, None for the table,
+        labels.EVERYONE for tools) may read them."""
+        from .language.labels import render
+
+        def told(tmpl, n, fr, static):
+            if tmpl is None:
+                return dict(static)
+            return dict(render(self, s, tmpl, [fr[1], fr[2]] + [None] * (n - 2), viewer))
+        out = [told(self.nodes[fr[0]].tmpl, self.nodes[fr[0]].nslots, fr, self.nodes[fr[0]].label)
+               for fr in s.flow if self.nodes[fr[0]].phase is not None and self.nodes[fr[0]].label]
+        if s.flow:
+            step = self.nodes[s.flow[-1][0]].step
+            if step is not None:
+                out.append(told(step.tmpl, step.tmpl_n, self._frame_for(s, None), step.label or {"en": step.id}))
+        return out
 
     def describe(self, s: State, lang: str = "en", viewer: int | None = None) -> str:
         """A few lines on the position: where the flow is, then each player's vars (seen by `viewer`:
         other players' private vars are not shown; None shows everything)."""
         lines = []
-        from .language.labels import EVERYONE, render
+        from .language.labels import EVERYONE
         seat = EVERYONE if viewer is None else viewer  # no viewer: everything, as for the vars below
-
-        def told(tmpl, n, fr, static):
-            if tmpl is None:
-                return static[lang]
-            return render(self, s, tmpl, [fr[1], fr[2]] + [None] * (n - 2), seat)[lang]
-        path = [told(self.nodes[fr[0]].tmpl, self.nodes[fr[0]].nslots, fr, self.nodes[fr[0]].label)
-                for fr in s.flow if self.nodes[fr[0]].phase is not None]
+        path = [texts.get(lang) or texts.get("en", "") for texts in self.flow_labels(s, seat)]
         if s.flow:
-            step = self.nodes[s.flow[-1][0]].step
-            if step is not None:
-                path.append(told(step.tmpl, step.tmpl_n, self._frame_for(s, None), step.label))
             who = self.current_player(s)
             lines.append(" / ".join(path) + (f" — {self.value_text(who, 'player', lang)}" if who is not None else ""))
         else:

@@ -38,7 +38,7 @@ MUTANTS = [
     ("interpreter/analysis/scenario.py", "return type(got) is type(expected) and got == expected", "return got == expected",
      "tests/test_checkers.py"),
     ("interpreter/analysis/scenario.py", "if not checks_of(entry):", "if False:", "tests/test_checkers.py"),
-    ("interpreter/analysis/scenario.py", "            if problem:", "            if False:", "tests/test_checkers.py"),
+    ("interpreter/analysis/scenario_actions.py", "        if problem:", "        if False:", "tests/test_checkers.py"),
     ("interpreter/analysis/scenario.py", "res.failures.append(f\"when[{i}]: '{step['illegal']}' should be illegal", "return s  #",
      "tests/test_checkers.py"),
     ("interpreter/analysis/scenario.py", "if not same(cur + 1 if cur is not None else None, expected):", "if False:",

@@ -650,6 +650,46 @@ def test_a_constant_division_by_zero_is_a_definition_error(tmp_path):
     assert (p.location.line, p.location.col) == position_of(text, "7 // 0")
 
 
+@pytest.mark.parametrize("expr", ["player.coins // 0", "player.coins % (3 - 3)"])
+def test_a_divisor_that_is_always_zero_is_a_definition_error_though_the_dividend_varies(tmp_path, expr):
+    text = f"""
+    game: {{id: t, players: [2]}}
+    vars:
+      player: {{coins: {{init: 1}}}}
+    flow: []
+    scoring:
+      items:
+        x: {{expr: "{expr}"}}
+    """
+    p = problem_about(problems_of(tmp_path, text), "division by zero: the divisor of")
+    assert (p.location.line, p.location.col) == position_of(text, expr)
+
+
+def test_an_integer_literal_of_thousands_of_digits_is_a_definition_problem(tmp_path):
+    text = f"""
+    game: {{id: t, players: [2]}}
+    flow: []
+    scoring:
+      items:
+        x: {{expr: "1 + {'9' * 5000}"}}
+    """
+    p = problem_about(problems_of(tmp_path, text), "an integer of 5000 digits is beyond the limit of ±2**53")
+    assert (p.location.line, p.location.col) == position_of(text, "9999")
+    assert "bug" not in p.message and len(str(p)) < 300
+
+
+@pytest.mark.parametrize("extra", ["tables:\n      big: 9007199254740993\n",
+                                   "vars:\n      player: {coins: {init: -9007199254740993}}\n"])
+def test_an_integer_written_beyond_the_limit_is_a_definition_problem_where_it_is_written(tmp_path, extra):
+    text = f"""
+    game: {{id: t, players: [2]}}
+    flow: []
+    {extra}"""
+    p = problem_about(problems_of(tmp_path, text), "is beyond the limit of ±2**53")
+    assert (p.location.line, p.location.col) == position_of(text, "9007199254740993")[:1] + (
+        position_of(text, "9007199254740993")[1] - extra.count("-9007"),)
+
+
 def test_the_step_budget_stops_a_runaway_effect(limits):
     s = limits.new_game(2)
     with pytest.raises(RuleError, match="more than 100000 loop steps"):

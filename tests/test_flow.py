@@ -537,3 +537,86 @@ def test_one_left_honours_its_max(tmp_path):
     with pytest.raises(Exception, match=r"went around 2 times \(its max\)"):
         for _ in range(10):
             s = game.apply(s, "raise")
+
+
+# ---------------------------------------------------------------- no Python error reaches an author
+FAULTS = """
+    game: {id: faults, players: [2]}
+    kinds:
+      mishap: {values: [ok, field_of_none, order, zero, scores, endless]}
+    options:
+      fault: {default: ok, values: [ok, field_of_none, order, zero, scores, endless]}
+    vars:
+      global: {who: {type: player}}
+      player: {coins: {init: 0}}
+    zones:
+      global: {deck: {}}
+    components:
+      card:
+        zone: deck
+        fields: {worth: {init: 1}}
+        types: {ace: {count: 2}}
+    steps:
+      turn:
+        actions:
+          take:
+            effect: |
+              x = first(c for c in deck if c.worth > 5)
+              if option.fault == field_of_none:
+                  player.coins += x.worth
+              if option.fault == zero:
+                  player.coins += 10 // player.coins
+              player.coins += 1
+    phases:
+      rounds:
+        flow:
+          repeat:
+            each_player: {step: turn}
+            order: "[who, who] if option.fault == order else players"
+          until: "option.fault != endless and player.coins > 0"
+    flow: {call: rounds}
+    scoring:
+      items:
+        coins: {expr: "player.coins // (0 if option.fault == scores else 1)"}
+"""
+
+
+def fault(tmp_path, which):
+    """The RuleError the FAULTS game raises with option fault=`which` (in a new game or its first move)."""
+    from games import write_game
+    from interpreter.game import load_game
+    root = write_game(tmp_path, FAULTS)
+    game = load_game(root)
+    with pytest.raises(RuleError) as info:
+        s = game.new_game(2, seed=1, options={"fault": which})
+        s = game.apply(s, game.legal_actions(s)[0])
+        game.scores(s)
+    return root / "game.yaml", info.value
+
+
+@pytest.mark.parametrize("which,at,words,during", [
+    ("field_of_none", "player.coins += x.worth", "a value is none where a piece", "step turn, action take, Player 1"),
+    ("zero", "player.coins += 10 //", "division by zero", "step turn, action take, Player 1"),
+    ("order", "each_player: {step", "each_player: its order lists [none, none]: every item must be a player",
+     "phase rounds"),
+    ("scores", "player.coins // (0", "division by zero", "the scores, Player 1"),
+])
+def test_a_rule_that_fails_while_running_names_its_place_and_what_ran_it(tmp_path, which, at, words, during):
+    from games import position_of
+    file, ex = fault(tmp_path, which)
+    line, col = position_of(FAULTS, at)
+    assert str(ex).startswith(f"{file}:{line}:") and words in ex.message, str(ex)
+    assert ex.during == during and str(ex).endswith(f"(during {during})")
+    assert "NoneType" not in str(ex) and "TypeError" not in str(ex)
+
+
+def test_a_game_that_goes_on_too_long_says_where_its_flow_is(tmp_path):
+    from games import write_game
+    from interpreter.engine.playout import GameTooLong, play_game
+    from interpreter.game import load_game
+    root = write_game(tmp_path, FAULTS)
+    with pytest.raises(GameTooLong) as info:
+        play_game(load_game(root), 2, 1, options={"fault": "endless"}, max_decisions=20)
+    from games import position_of
+    line, _ = position_of(FAULTS, "each_player: {step")
+    assert f"the flow is at {root / 'game.yaml'}:{line}:" in str(info.value) and "(phase rounds" in str(info.value)

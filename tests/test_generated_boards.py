@@ -231,3 +231,24 @@ def test_groups_of_a_list_join_its_own_spaces_only(grid):
     # (1,1) and (3,1) touch only through (2,1), which the list leaves out
     assert grid.evaluate(s, "list(len(g) for g in groups([at(1, 1), at(3, 1)], where t: t.owner != none))") == [1, 1]
     assert grid.evaluate(s, "list(len(g) for g in groups(board, where t: t.owner != none))") == [3]
+
+
+def test_a_board_in_a_player_zone_gives_every_player_a_board_of_their_own(tmp_path):
+    from games import make_game
+    game = make_game(tmp_path, """
+game: {id: t, name: T, players: [2, 3]}
+zones: {player: {kingdom: {}}}
+components:
+  plot: {zone: kingdom, board: {layout: square, size: 3}, properties: {col: 0, row: 0}}
+flow: {effect: "pass"}
+""")
+    s = game.new_game(3, seed=1)
+    for p in range(3):
+        plots = s.zones[game.layout.zone_index("kingdom", p)]
+        assert len(plots) == 9
+        centre = game.evaluate(s, "first(q for q in player.kingdom if q.col == 2 and q.row == 2)", player=p)
+        assert game.evaluate(s, "len(neighbors(first(q for q in player.kingdom if q.col == 2 and q.row == 2)))",
+                             player=p) == 4
+        assert all(game.evaluate(s, f"zone_of(neighbor(first(q for q in player.kingdom if q.col == 2 and "
+                                    f"q.row == 2), '{d}')) == player.kingdom", player=p) for d in "nesw")
+        assert centre in plots

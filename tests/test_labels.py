@@ -126,3 +126,37 @@ def test_a_menu_label_shows_the_chooser_its_own_private_values_only(tmp_path):
     s = g.new_game(2, seed=1)
     label = next(a["label"]["en"] for a in g.legal_actions(s) if a["action"] == "pay")
     assert label == "pay 1 (mine 7, theirs ?)"
+
+
+def test_the_pictures_header_and_the_decision_prompt_fill_the_holes_of_phase_and_step_labels(tmp_path):
+    from interpreter.table.presentation import present
+    from interpreter.table.terminal import step_label
+    text = GAME.replace('label: "{player} has {player.coins} coins"',
+                        'label: "{player} has {player.coins} coins (secret {player.secret})"')
+    g = make_game(tmp_path, text)
+    s = g.new_game(2, seed=1)
+    for seat, secret in ((0, "7"), (1, "?")):  # the chooser's own secret, to it only
+        line = present(g, g.view(s, seat), "en")["status"]["line"]
+        assert line.startswith(f"Turn of Player 1 in round 1 / Player 1 has 3 coins (secret {secret})"), line
+        assert step_label(g, s, "en", seat) == f"Player 1 has 3 coins (secret {secret})"
+    assert "{" not in step_label(g, s, "en") and step_label(g, s, "en").endswith("(secret ?)")
+
+
+def test_the_web_page_names_the_step_with_its_holes_filled(tmp_path):
+    from interpreter.table.tables import Table
+    g = make_game(tmp_path, GAME)
+    table = Table(g, "told", 2, 1, ["human", "human"])
+    assert table.page(0)["step"] == "Player 1 has 3 coins"
+
+
+def test_an_event_argument_typed_by_a_kind_is_shown_by_its_label(tmp_path):
+    text = (GAME.replace("    events:\n      paid: {player: player, n: int, label: \"{event.player} paid {event.n}\"}",
+                         "    kinds:\n      colour: {values: [red], labels: {red: {en: Crimson, zh: 红}}}\n"
+                         "    events:\n      paid: {player: player, n: int, c: colour, label: \"{event.player} paid "
+                         "in {event.c}\"}")
+            .replace("emit paid(player, 1)", "emit paid(player, 1, red)"))
+    g = make_game(tmp_path, text)
+    log = []
+    g.apply(g.new_game(2, seed=1, log=log), "pay", log=log)
+    assert "Player 1 paid in Crimson" in [m["en"] for m in log]
+    assert "玩家1 paid in 红" in [m["zh"] for m in log]

@@ -151,3 +151,15 @@ def test_the_search_starts_from_the_one_step_value_of_each_action(low_cards):
         row = {a["id"]: values[s.types[a["args"]["c"]]] for a in acts.values() if a["action"] == "take"}
         start = {i: root.children[i].total / root.children[i].visits for i in row}
         assert max(start, key=start.get) in [i for i, v in row.items() if v == min(row.values())]
+
+
+def test_a_ceiling_stops_the_search_whatever_its_iteration_budget(low_cards):
+    """A host running bots for others (the web table) caps each decision's thinking time."""
+    import time
+
+    state = low_cards.new_game(players=2, seed=1)
+    bot = MctsBot(seed=1, iterations=10 ** 9)
+    bot.ceiling_ms = 50
+    started = time.perf_counter()
+    decide(bot, low_cards, state)
+    assert time.perf_counter() - started < 2 and 0 < bot.last_iterations < 10 ** 9

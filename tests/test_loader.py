@@ -463,3 +463,9 @@ def test_libyaml_and_pyyaml_give_the_same_outcome(text):
     """Found this way: where the two differ, the file is left to PyYAML (`loader._LEFT_TO_PYYAML`)."""
     with pytest.MonkeyPatch.context() as monkeypatch:
         assert _outcome(text, False, monkeypatch) == _outcome(text, True, monkeypatch)
+
+
+def test_an_integer_of_thousands_of_digits_is_one_short_located_problem():
+    (p,) = problems_of("tables:\n  big: " + "9" * 5000 + "\n")
+    assert (p.location.line, p.location.col) == (2, 8)
+    assert p.message == "an integer of 5000 digits is beyond the limit of ±2**53"

@@ -113,3 +113,75 @@ def test_the_outcome_picture_tells_a_shared_loss():
         s = game.apply(s, a)
     line = outcome_model(Labels(game, "en"), game.outcome(s))["line"]
     assert line == "Everyone loses together"
+
+
+# ---------------------------------------------------------------- ending at a boundary: at: turn | round
+BOUNDARY = """
+    game: {id: boundary, players: [3]}
+    vars:
+      global: {round: {init: 0}}
+      player: {picks: {init: 0}}
+    steps:
+      pick:
+        actions:
+          pick:
+            effect: |
+              player.picks += 1
+              if player.picks == 1 and player == players[PLAYER]:
+                  end_game(done)
+    flow:
+      repeat:
+        - effect: "round += 1"
+        - each_player: [{step: pick}, {step: pick}]
+      until: "round == 5"
+    end:
+      triggers:
+        done: {at: AT}
+    scoring:
+      items: {picks: {expr: "player.picks"}}
+"""
+
+
+def boundary(tmp_path, at, player=1):
+    g = make_game(tmp_path, BOUNDARY.replace("AT", at).replace("PLAYER", str(player)))
+    s = g.new_game(3, seed=1)
+    moves = []
+    while not g.is_over(s):
+        moves.append(g.current_player(s))
+        s = g.apply(s, "pick")
+        assert g.to_json(g.from_json(g.to_json(s))) == g.to_json(s)  # a pending end is a saved state too
+    return moves, s, g
+
+
+@pytest.mark.parametrize("at,moves", [
+    ("turn", [0, 0, 1, 1]),                 # Player 2's first pick sets it: their second pick ends the game
+    ("round", [0, 0, 1, 1, 2, 2]),          # the round goes on: Player 3 still plays
+    ("flow", [0, 0, 1, 1, 2, 2] * 5),       # the flow does not read game_ending: the game goes on
+    ("now", [0, 0, 1]),
+])
+def test_an_end_trigger_takes_effect_when_its_at_says(tmp_path, at, moves):
+    got, s, g = boundary(tmp_path, at)
+    assert got == moves and g.outcome(s)["ends"] == ["done"]
+
+
+def test_the_round_ends_where_the_repeat_s_pass_ends(tmp_path):
+    got, s, g = boundary(tmp_path, "round", player=2)
+    assert got == [0, 0, 1, 1, 2, 2] and g.evaluate(s, "round") == 1
+
+
+def test_a_saved_state_that_ends_where_no_trigger_says_is_refused(tmp_path):
+    from interpreter.engine.state import StateFormatError
+    g = make_game(tmp_path, BOUNDARY.replace("AT", "turn").replace("PLAYER", "0"))
+    s = g.apply(g.new_game(3, seed=1), "pick")
+    data = g.to_json(s)
+    ends = [fr for fr in data["flow"] if fr[0] == g.end_node]
+    assert len(ends) == 1 and list(ends[0][2]) == ["done"]
+    data["ends"] = []
+    with pytest.raises(StateFormatError, match="ends the game for no end trigger"):
+        g.from_json(data)
+
+
+def test_now_and_another_at_is_a_definition_error(tmp_path):
+    from interpreter.definition.problems import DefinitionError
+    with pytest.raises(DefinitionError, match="ends the game now or at the end of the turn, not both"):
+        make_game(tmp_path, BOUNDARY.replace("{at: AT}", "{at: turn, now: true}").replace("PLAYER", "0"))

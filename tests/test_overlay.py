@@ -247,3 +247,15 @@ def test_a_def_is_changed_by_its_name(tmp_path):
     game = load_game(ROOT / "examples" / "market_day", [f])
     s = game.new_game(2, seed=1)
     assert not [a for a in game.legal_actions(s) if a["action"] == "sell"]
+
+
+@pytest.mark.parametrize("path", ["steps", "vars", "vars.player", "components", "scoring", "display"])
+def test_an_overlay_that_sets_a_section_to_null_is_a_located_problem(tmp_path, path):
+    overlay = tmp_path / "o.yaml"
+    overlay.write_text(f"overlay: {{base: market_day}}\nset:\n  {path}: null\n", encoding="utf-8")
+    with pytest.raises(DefinitionError) as info:
+        load_game("examples/market_day", variant=[str(overlay)])
+    (p,) = info.value.problems
+    assert (str(p.location), p.message) == (f"{overlay}:3:{len(path) + 5}",
+                                            f"'{path}' is a mapping of entries, not null: to empty it set it to "
+                                            "{}, or take entries out with remove")

@@ -204,3 +204,80 @@ def test_a_display_section_naming_what_does_not_exist_is_an_authors_error(tmp_pa
     assert any("display.yaml:2:12: error: display.player: no player var or zone 'coinz'; did you mean 'coins'?"
                in m for m in messages)
     assert any("no zone 'nope'" in m for m in messages) and any("no player var 'vpp'" in m for m in messages)
+
+
+def _played(path, players=2, decisions=10, seed=3):
+    game = load_game(path)
+    state = game.new_game(players, seed=seed)
+    pick = random.Random(1)
+    for _ in range(decisions):
+        state = game.apply(state, pick.choice(game.legal_actions(state)))
+    return game, state
+
+
+def test_a_board_per_player_generated_from_a_size_is_drawn_as_a_grid_of_what_lies_on_each_space():
+    game, state = _played(Path(__file__).parent.parent / "examples" / "mechanisms" / "tile_realm")
+    model = present(game, game.view(state, 0), "en")
+    for area in (model["areas"][0], model["areas"][2]):  # every player's kingdom
+        board = next(z for z in area["zones"] if z["id"] == "kingdom")["board"]
+        assert board["grid"] and [len(r) for r in board["rows"]] == [3, 3, 3]
+        seat = area["seat"]
+        for row in board["rows"]:
+            for cell in row:
+                plot = state.zones[game.layout.zone_index("kingdom", seat)][cell["row"] * 3 + cell["col"]]
+                held = state.zones[game.world.piece_zone_rt.zone(state, plot, "spot")]
+                if held:  # the tile's name, and its terrain as the cell's letter and colour
+                    tile = held[0]
+                    assert cell["content"] == game.world.type_labels[state.types[tile]]["en"]
+                    assert cell["kind"] == game.world.props["terrain"][state.types[tile]]
+                else:
+                    assert cell["content"] is None and cell["symbol"] == ""
+    text = picture(model)
+    assert re.search(r"^\s+1   2   3$", text, re.M) and "Key: " in text
+
+
+def test_an_owner_on_a_generated_hex_board_is_drawn_on_each_cell():
+    game, state = _played(Path(__file__).parent.parent / "examples" / "mechanisms" / "hex_clusters")
+    board = present(game, game.view(state, 0), "en")["areas"][1]["zones"][0]["board"]
+    owners = [c["owner"] for row in board["rows"] for c in row]
+    cells = state.zones[game.layout.zone_index("board")]
+    col = game.layout.fields["owner"]
+    assert sorted(o for o in owners if o is not None) == sorted(state.fields[col][x] for x in cells
+                                                                if state.fields[col][x] is not None)
+    assert board["stagger"] == "rhombus" and "@1" in picture(present(game, game.view(state, 0), "en"))
+    from interpreter.table.svg import board_svg
+    assert board_svg(board).count("<circle") == len([o for o in owners if o is not None])
+
+
+def test_a_zone_family_is_listed_in_the_display_by_its_name_or_one_of_its_zones(tmp_path):
+    from games import make_game, problem_about, problems_of
+    from interpreter.definition.display import display_spec
+    text = """
+game: {id: t, name: T, players: [2]}
+kinds: {suit: {values: [red, blue]}}
+zones: {global: {supply: {per: suit}, deck: {}}}
+components:
+  card: {zone: deck, types: {a: {count: 2}}}
+flow: {effect: "pass"}
+display: {shared: [supply, deck]}
+"""
+    game = make_game(tmp_path, text)
+    assert display_spec(game).shared == ["supply[red]", "supply[blue]", "deck"]
+    game = make_game(tmp_path / "one", text.replace("shared: [supply, deck]", "shared: ['supply[blue]']"))
+    assert display_spec(game).shared == ["supply[blue]"]
+    problems = problems_of(tmp_path / "bad", text.replace("shared: [supply, deck]", "shared: [suply]"))
+    assert problem_about(problems, "no global var or zone 'suply'").hint == "did you mean 'supply'?"
+
+
+def test_a_board_s_content_is_a_piece_field_or_a_zone_each_cell_holds(tmp_path):
+    from games import problem_about, problems_of
+    problems = problems_of(tmp_path, """
+game: {id: t, name: T, players: [2]}
+zones: {global: {board: {}}, piece: {spot: {of: cell}}}
+components:
+  cell: {zone: board, board: {layout: square, size: 2}, properties: {col: 0, row: 0}}
+flow: {effect: "pass"}
+display: {zones: {board: {content: spott, symbol: colour}}}
+""")
+    assert problem_about(problems, "no field or piece zone 'spott'").hint == "did you mean 'spot'?"
+    assert problem_about(problems, "no property or field 'colour'")

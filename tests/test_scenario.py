@@ -282,3 +282,189 @@ def test_regression_a_piece_named_by_a_type_spelt_like_a_seat_is_a_piece(tmp_pat
     assert by_name["offer_by_type"].passed, by_name["offer_by_type"].failures
     assert not by_name["a_seat_is_not_a_piece"].passed
     assert "cannot be argument x, which takes a piece" in by_name["a_seat_is_not_a_piece"].failures[0]
+
+
+# ---------------------------------------------------------------- scenarios mean what they say (format 2)
+SEATS = """
+    game: {id: seats, players: [2, 3], format: 2}
+    vars:
+      global: {first: {type: player}, round: {init: 0}}
+      player: {coins: {init: 0}}
+    components:
+      card:
+        zone: deck
+        fields: {claimed_by: {type: player}}
+        types: {ace: {count: 3}, king: {count: 2}}
+    zones:
+      global: {deck: {}, table: {}, discard: {}}
+    steps:
+      turn:
+        actions:
+          take: {effect: "player.coins += 1\\nfirst = player"}
+          give:
+            choose: {q: {from: players}}
+            if: "q != player"
+            effect: "q.coins += 2"
+    phases:
+      morning: {flow: {each_player: {step: turn}}}
+      evening: {flow: {each_player: {step: turn}}}
+    flow:
+      repeat: [{call: morning}, {call: evening}, {effect: "round += 1"}]
+      max: 2
+    scoring:
+      items: {coins: {expr: "player.coins"}}
+"""
+
+
+def seats(tmp_path, body, fmt=2):
+    """The results of scenarios (YAML text, format `fmt`) run against the SEATS game."""
+    from games import write_game
+    root = write_game(tmp_path, SEATS)
+    f = tmp_path / "s.yaml"
+    f.write_text((f"format: {fmt}\n" if fmt else "") + textwrap.dedent(body), encoding="utf-8")
+    return {r.name: r for r in run_game_scenarios(load_game(root), root, [f])}
+
+
+def test_a_player_is_its_seat_from_1_in_then_fields_and_arguments(tmp_path):
+    r = seats(tmp_path, """
+    scenarios:
+      s:
+        source: x
+        players: 3
+        given:
+          zones: {table: [{ace: {claimed_by: p3}}, {king: {claimed_by: 2}}], deck: {top: []}}
+        when: [take, give(q=3), {then: {"list(p for p in players if p.coins > 0)": [1, 3]}}]
+        then:
+          first: 1
+          "first(x.claimed_by for x in table)": p3
+          "list(x.claimed_by for x in table)": [3, 2]
+          p3.coins: 2
+    """)["s"]
+    assert r.passed, r.failures
+
+
+def test_in_format_1_a_field_given_as_pN_is_a_player_and_a_number_is_read_as_then(tmp_path):
+    r = seats(tmp_path, """
+    scenarios:
+      s:
+        source: x
+        players: 3
+        given: {zones: {table: [{ace: {claimed_by: p3}}, {king: {claimed_by: 1}}]}}
+        then: {"list(x.claimed_by for x in table)": [2, 1]}
+    """, fmt=None)["s"]
+    assert r.passed, r.failures
+
+
+def test_a_listed_zone_holds_exactly_its_listed_pieces(tmp_path):
+    res = seats(tmp_path, """
+    scenarios:
+      one_card_the_rest_discarded:
+        source: x
+        players: 2
+        given: {zones: {deck: {top: [king], rest: discard}}}
+        then: {"size(deck)": 1, "top(deck).type": king, "size(discard)": 4}
+      one_card_on_top_of_the_others:
+        source: x
+        players: 2
+        given: {zones: {deck: {top: [king]}}}
+        then: {"size(deck)": 5, "top(deck).type": king}
+      the_others_listed_elsewhere:
+        source: x
+        players: 2
+        given: {zones: {deck: [king], table: [ace, ace, ace, king]}}
+        then: {"size(deck)": 1}
+      the_others_nowhere:
+        source: x
+        players: 2
+        given: {zones: {deck: [king]}}
+        then: {"size(deck)": 1}
+    """)
+    for name in ("one_card_the_rest_discarded", "one_card_on_top_of_the_others", "the_others_listed_elsewhere"):
+        assert res[name].passed, (name, res[name].failures)
+    assert res["the_others_nowhere"].failures == [
+        "given.zones.deck holds exactly the listed pieces, but 4 piece(s) that start in this zone are listed "
+        "nowhere (ace, king): list them in another zone, write {top: [...], rest: ZONE} to put them there, or "
+        "{top: [...]} to keep them below the listed ones"]
+
+
+def test_a_resuming_start_at_a_step_taken_in_two_places_must_say_which(tmp_path):
+    res = seats(tmp_path, """
+    scenarios:
+      ambiguous:
+        source: x
+        players: 2
+        given: {start: {step: turn, player: 2, resume: true}}
+        then: {to_move: 2}
+      named:
+        source: x
+        players: 2
+        given: {start: {step: turn, in: evening, player: 2, resume: true}}
+        when: [take]
+        then: {round: 1}
+      alone:
+        source: x
+        players: 2
+        given: {start: {step: turn, player: 2}}
+        when: [take]
+        then: {over: true}
+    """)
+    (failure,) = res["ambiguous"].failures
+    assert failure.startswith(f"{tmp_path / 's.yaml'}:7:")  # the start of the scenario that is ambiguous
+    assert "step 'turn' is taken in 2 places of the flow" in failure and "in morning;" in failure
+    assert "say which with `in:`" in failure
+    assert res["named"].passed and res["alone"].passed, (res["named"].failures, res["alone"].failures)
+
+
+@pytest.mark.parametrize("bad", ["give q=2", "give(q=2", "give(q=2))", "give(q=2, q=1)", "give(q)", "give(=2)"])
+def test_a_malformed_action_id_is_a_scenario_mistake_never_refused_as_expected(tmp_path, bad):
+    res = seats(tmp_path, f"""
+    scenarios:
+      s:
+        source: x
+        players: 2
+        when: [{{illegal: "{bad}"}}]
+    """)
+    (failure,) = res["s"].failures
+    assert failure.startswith("scenario mistake:") and bad in failure
+
+
+@pytest.mark.parametrize("expected,ok", [("1", True), ("1.0", False), ("true", False)])
+def test_numbers_compare_by_type_as_the_dsl_does(tmp_path, expected, ok):
+    res = seats(tmp_path, f"""
+    scenarios:
+      s:
+        source: x
+        players: 2
+        when: [take]
+        then: {{p1.coins: {expected}}}
+    """)
+    assert res["s"].passed is ok, res["s"].failures
+
+
+def test_a_step_whose_rule_fails_fails_the_scenario_with_the_trace_of_that_step(tmp_path):
+    from games import write_game
+    root = write_game(tmp_path, """
+        game: {id: failing, players: [2]}
+        vars:
+          player: {coins: {init: 0}}
+        steps:
+          turn:
+            actions:
+              go: {effect: "player.coins += 1", label: "go on"}
+        phases:
+          reckoning:
+            label: The reckoning
+            flow: {effect: "players[0].coins = 10 // (players[0].coins - 1)"}
+        flow: [{each_player: {step: turn}}, {call: reckoning}]
+        scoring:
+          items: {coins: {expr: "player.coins"}}
+    """)
+    f = tmp_path / "s.yaml"
+    f.write_text("format: 2\nscenarios:\n  s: {source: x, players: 2, when: [go, go], then: {over: true}}\n",
+                 encoding="utf-8")
+    (r,) = run_game_scenarios(load_game(root), root, [f])
+    (failure,) = r.failures
+    assert failure.startswith(f"when[1] go: a rule failed: {root / 'game.yaml'}:11:")
+    assert failure.endswith("division by zero (during phase reckoning)")
+    assert r.trace[:3] == ["go: Player 1: go on", "go: Player 2: go on", "  [The reckoning]"]
+    assert r.trace[3].startswith("go: raised ") and len(r.trace) == 4

@@ -329,7 +329,7 @@ def test_visibility_owner_only_for_player_zones():
     assert check("zones:\n  player:\n    hand: {visibility: owner}\n") == []
     assert messages("zones:\n  global:\n    deck: {visibility: owner}\n") == [
         "g.yaml:3:24: error: zones.global.deck.visibility: the string 'owner' is not allowed; "
-        "expected 'public' or 'hidden'"
+        "expected 'public', 'hidden', 'contents' or 'top'"
     ]
 
 

@@ -11,20 +11,23 @@ from interpreter import cli
 from interpreter.game import load_game
 from interpreter.table.record import read_record
 from interpreter.table.terminal import Numbering, Setup, TerminalTable
+from interpreter.table.undo import Decision
 from test_presentation import SHIPPED, english_words, first_table
 
 
 class Person:
     """Replies to the table like a person would: the lowest number of the menu last shown (0, pass, only
-    when it is the one choice), or the scripted replies first."""
+    when it is the one choice), or the scripted replies first (None in the script: that lowest number)."""
 
     def __init__(self, stream, script=()):
         self.stream, self.script = stream, list(script)
 
     def __call__(self, prompt=""):
         self.stream.write(prompt)
-        if self.script:
+        if self.script and self.script[0] is not None:
             return self.script.pop(0)
+        if self.script:
+            self.script.pop(0)
         shown = self.stream.getvalue()
         menu = shown[shown.rfind("\n", 0, shown.rfind(":\n  ")):]
         numbers = sorted(int(n) for n in re.findall(r"^\s+(\d+)\) ", menu, re.M))
@@ -46,7 +49,11 @@ def test_numbers_stay_with_their_choices_while_a_seat_decides():
     assert first == {"a": 1, "b": 2, "c": 3, "pass": 0}
     second = n.assign(0, [{"id": "a", "step": "s"}, {"id": "c", "step": "s"}, {"id": "d", "step": "s"}])
     assert second == {"a": 1, "c": 3, "d": 4}                    # b is gone, nothing renumbered
-    assert n.assign(0, [{"id": "x", "step": "t"}]) == {"x": 1}   # a new step starts again
+    # c taken: the choice that comes next never gets a number shown for another choice
+    assert n.assign(0, [{"id": "a", "step": "s"}, {"id": "e", "step": "s"}]) == {"a": 1, "e": 5}
+    # the seat's next step: new choices, new numbers (pressing 5 twice does not take e and then x)
+    assert n.assign(0, [{"id": "x", "step": "t"}, {"id": "y", "step": "t"}]) == {"x": 6, "y": 7}
+    assert n.assign(1, [{"id": "x", "step": "t"}]) == {"x": 1}   # another seat: from 1 again
 
 
 @pytest.mark.parametrize("name", SHIPPED)
@@ -71,7 +78,7 @@ def test_a_whole_game_in_chinese_shows_no_english_word_and_its_record_replays_al
 
 def test_the_picture_and_a_grouped_menu_come_before_each_decision(monkeypatch):
     code, out = play_cli(monkeypatch, "play", "castles_of_burgundy", "-p", "2", "--seat", "1=human",
-                         "--seed", "2", script=["q"])
+                         "--seed", "2", script=["q", "y"])
     assert code == 0
     assert "── Your area — Player 1" in out and "Estate (37):" in out
     assert re.search(r"^  take the … from depot … with the …", out, re.M)      # a group of choices
@@ -94,23 +101,85 @@ def test_a_record_written_by_play_replays_with_the_file_alone(monkeypatch, tmp_p
     assert final.split("\n")[:4] == replayed[replayed.index("Final scores:"):].split("\n")[:4]
 
 
-def test_undo_goes_back_to_the_seats_previous_decision(monkeypatch):
+def test_undo_takes_back_the_seats_own_last_decision_only_while_nobody_else_decided(monkeypatch):
     game = load_game("puerto_rico")
     stream = io.StringIO()
-    setup = Setup(path="puerto_rico", players=3, seed=1, kinds=["human", "random", "random"], narrate="none")
+    setup = Setup(path="puerto_rico", players=3, seed=7, kinds=["human", "random", "random"], narrate="none")
+    # seat 1 (the governor under seed 7) takes a role and decides again at once (the role's own decision): "u" takes the role back;
+    # then it takes the role again and its second decision, the bots play, and "u" is refused
     table = TerminalTable(game, setup, out=lambda line: stream.write(line + "\n"),
-                          read=Person(stream, ["1", "1", "u", "q"]))
+                          read=Person(stream, ["1", "u", "1", None, "u", "q", "y"]))
     assert table.run() == 0
     out = stream.getvalue()
-    assert "Undone: back to your decision" in out
+    assert out.count("Undone: back to your decision") == 1
+    assert "Another seat has decided since your last decision: it stands." in out
     mine = [a for a in table.record["actions"] if a["seat"] == 1]
-    assert len(mine) == 1                                  # the second decision was taken back
+    assert len(mine) == 2 and len(table.record["actions"]) > 2
+
+
+def test_undo_is_refused_when_the_decision_revealed_something(tmp_path):
+    from games import make_game
+
+    game = make_game(tmp_path, TALLY)
+    stream = io.StringIO()
+    setup = Setup(path="tally", players=2, seed=1, kinds=["human", "human"], narrate="none")
+    # seat 1 draws a card into its hidden hand; seat 2 may not take it back, counts; seat 1's "u" cannot
+    # take back the draw, which another seat followed
+    table = TerminalTable(game, setup, out=lambda line: stream.write(line + "\n"),
+                          read=Person(stream, ["2", "u", "1", "u", "q", "y"]))
+    assert table.run() == 0
+    assert stream.getvalue().count("Another seat has decided since") == 2
+    assert len(table.record["actions"]) == 2
+    # right after its own decision: a count may be taken back, a draw into a hidden hand may not
+    table = TerminalTable(game, setup, out=lambda line: stream.write(line + "\n"), read=Person(stream, ["q"]))
+    state = table.start()
+    table.runs.add(Decision(0, state, "count", {"actions": 0}))
+    assert table.undo(0) is state
+    table.runs.add(Decision(0, state, "draw", {"actions": 0}))
+    assert table.undo(0) is None and "showed something that was hidden" in stream.getvalue()
+
+
+TALLY = """
+    game: {id: tally, name: {en: Tally}, players: [2]}
+    vars:
+      player:
+        points: {label: {en: Points}}
+    zones:
+      global:
+        deck: {visibility: hidden}
+      player:
+        hand: {visibility: owner}
+    components:
+      card:
+        zone: deck
+        types:
+          a: {count: 3}
+          b: {count: 3}
+    setup: "shuffle(deck)"
+    flow:
+      repeat:
+        each_player: {step: turn}
+      until: "size(deck) == 0"
+      max: 20
+    steps:
+      turn:
+        actions:
+          count: {effect: "player.points += 1", label: {en: count one}}
+          draw:
+            if: "size(deck) > 0"
+            effect: "draw(deck, player.hand)"
+            label: {en: draw a card}
+          roll: {effect: "player.points += random(6)", label: {en: roll a die}}
+    scoring:
+      items:
+        points: {expr: "player.points"}
+"""
 
 
 def test_save_and_resume(monkeypatch, tmp_path):
     saved = tmp_path / "saved.yaml"
     code, out = play_cli(monkeypatch, "play", "puerto_rico", "-p", "3", "-s", "6", "--seat", "1=human",
-                         "--quiet", script=["1", "1", "s", str(saved), "q"])
+                         "--quiet", script=["1", "1", "s", str(saved), "q", "y"])
     assert code == 0 and f"Saved to {saved}" in out
     kept = read_record(saved)["actions"]
     code, out = play_cli(monkeypatch, "play", "--resume", str(saved), "--quiet")
@@ -161,3 +230,31 @@ def test_what_a_decision_changed_is_told_under_it_before_the_next_heading(monkey
                 break
             told.append(line)
         assert f"      · {m.group(1)}: City + {m.group(2)}" in told, (lines[i], told)
+
+
+def test_q_asks_before_leaving_a_game_in_progress_and_offers_to_save_it(monkeypatch, tmp_path):
+    saved = tmp_path / "left.yaml"
+    code, out = play_cli(monkeypatch, "play", "phoenicia", "-p", "2", "-s", "3", "--seat", "1=human", "--quiet",
+                         script=["q", "n", "q", "s", str(saved)])
+    assert code == 0 and out.count("Leave this game?") == 2 and f"Saved to {saved}" in out
+    assert read_record(saved)["players"] == 2
+
+
+def test_resume_shows_the_headings_of_the_position_it_resumes_not_of_the_start():
+    from interpreter.engine.playout import new_game
+    from interpreter.players.bots import decide, make_bot
+
+    game = load_game("puerto_rico")
+    state, log, ids = new_game(game, 3, 6), [], []
+    bot = make_bot("random", 1)
+    while sum(1 for m in log if isinstance(m, dict) and m.get("heading")) < 3:
+        action = decide(bot, game, state)
+        ids.append(action["id"])
+        state = game.apply(state, action, log=log)
+    headings = [m["en"] for m in log if isinstance(m, dict) and m.get("heading") and m.get("player") is None]
+    lines = []
+    setup = Setup(path="puerto_rico", players=3, seed=6, kinds=["human", "random", "random"], narrate="none")
+    TerminalTable(game, setup, out=lines.append, read=lambda prompt: "q").start(resume=ids)
+    shown = "\n".join(lines)
+    assert headings[-1] in shown and f"Resumed after {len(ids)} decision(s)." in shown
+    assert shown.count("## ") == 1

@@ -1,5 +1,7 @@
-"""The web table, through Flask's test client: a whole game played by clicking, hidden information kept
-from every other seat's browser, hot seat, records, replays, verify and compare pages."""
+"""The web table, through Flask's test client: a whole game played by clicking, each person in a browser
+of their own; hidden information kept from every other seat's browser; seats that only their holders
+use; hot seat; records, replays, verify and compare pages; and every request value read with the
+hardened readers (a 400 with a message, never a 500)."""
 import html
 import random
 import re
@@ -9,29 +11,22 @@ import pytest
 pytest.importorskip("flask")
 
 from interpreter.game import load_game  # noqa: E402
+from interpreter.table.record import FORMAT  # noqa: E402
+from interpreter.table.webconfig import ServerConfig  # noqa: E402
 from interpreter.table.webtable import create_app  # noqa: E402
 from interpreter.engine.state import from_json as state_from_json  # noqa: E402
 from interpreter.engine.visibility import sees, var_modes  # noqa: E402
 from test_presentation import SHIPPED, first_table, hide_more  # noqa: E402
+from webclient import act, choices, job_result, post, seated, start  # noqa: E402
 
 
-def start(client, game, players, seats, hot=False, lang="en", seed=3):
-    form = {"game": game, "players": str(players), "seed": str(seed), "lang": lang}
-    form.update({f"seat{i + 1}": k for i, k in enumerate(seats)})
-    if hot:
-        form["hot"] = "1"
-    r = client.post("/new", data=form)
-    assert r.status_code == 302
-    return r.headers["Location"]
-
-
-def seat_links(client, index):
-    page = client.get(index).get_data(as_text=True)
-    return re.findall(r'href="(/t/[^"]+/s/[^"]+)"', page)
-
-
-def choices(page):
-    return [int(n) for n in re.findall(r'name="number" value="(\d+)"', page)]
+def app_and_table(game, players, seats, **kw):
+    """A server with one table made from the lobby; the app, the creator's browser, the table's address
+    and the table."""
+    app = create_app(ServerConfig(bot_threads=0))
+    creator = app.test_client()
+    url, _ = start(creator, game, players, seats, **kw)
+    return app, creator, url, app.config["TABLES"][url.rsplit("/", 1)[1]]
 
 
 def visible_labels(model):
@@ -46,12 +41,8 @@ def visible_labels(model):
 
 
 def test_a_whole_game_by_clicks_sends_each_seat_nothing_its_view_hides():
-    app = create_app()
-    client = app.test_client()
-    index = start(client, "castles_of_burgundy", 2, ["human", "human"])
-    table = next(iter(app.config["TABLES"].values()))
-    links = seat_links(client, index)
-    assert len(links) == 2
+    app, creator, url, table = app_and_table("castles_of_burgundy", 2, ["human", "human"])
+    browsers = seated(app, creator, url, 2)
     sent = {0: [], 1: []}
     seen = {0: set(), 1: set()}
     hidden_types = set()
@@ -60,10 +51,10 @@ def test_a_whole_game_by_clicks_sends_each_seat_nothing_its_view_hides():
     clicks = 0
     while not table.over:
         mover = table.to_move()
-        for seat, link in enumerate(links):
+        for seat, browser in enumerate(browsers):
             if seat == mover or clicks % 10 == 0:
-                sent[seat].append(client.get(link).get_data(as_text=True))
-            reply = client.get(link + "/json")
+                sent[seat].append(browser.get(url + "/play").get_data(as_text=True))
+            reply = browser.get(url + "/play.json")
             sent[seat].append(reply.get_data(as_text=True))
             seen[seat] |= visible_labels(reply.get_json()["model"])
             # Its own menu names what it may take: visible to it.
@@ -76,9 +67,9 @@ def test_a_whole_game_by_clicks_sends_each_seat_nothing_its_view_hides():
                 hidden_types.update(labels[state.types[x]]["en"] for x in z)
         page = sent[mover][-2]
         assert choices(page), "the seat to move gets its menu"
-        client.post(links[mover] + "/act", data={"number": str(choices(page)[0])})
+        assert act(browsers[mover], url, choices(page)[0], page).status_code == 303
         clicks += 1
-    assert clicks > 50 and "Winner" in client.get(links[0]).get_data(as_text=True)
+    assert clicks > 50 and "Winner" in browsers[0].get(url + "/play").get_data(as_text=True)
     for seat in (0, 1):
         shown = " ".join(seen[seat])
         secrets = {t for t in hidden_types if len(t) > 5 and t not in shown}
@@ -89,10 +80,7 @@ def test_a_whole_game_by_clicks_sends_each_seat_nothing_its_view_hides():
 
 
 def test_a_seats_page_does_not_change_with_what_it_may_not_see():
-    app = create_app()
-    client = app.test_client()
-    start(client, "puerto_rico", 3, ["human", "human", "human"])
-    table = next(iter(app.config["TABLES"].values()))
+    app, creator, url, table = app_and_table("puerto_rico", 3, ["human", "human", "human"])
     for _ in range(12):  # into the game, so that VP chips and the face-down pile matter
         seat = table.to_move()
         table.act(seat, min(n for n in [m["number"] for m in table.menu(seat)] if n > 0) if
@@ -148,12 +136,9 @@ def leaks(name: str, decisions: int = 60, every: int = 6) -> tuple[list[str], in
     """Play `decisions` seeded random clicks of a table of people; every `every` decisions, fetch each
     seat's page and JSON for the real position and for `shuffle_hidden`'s. The seats whose messages
     differ, and how many positions had something hidden to deal again."""
-    app = create_app()
-    client = app.test_client()
     players = first_table(name)
-    index = start(client, name, players, ["human"] * players, seed=4)
-    table = next(iter(app.config["TABLES"].values()))
-    links = seat_links(client, index)
+    app, creator, url, table = app_and_table(name, players, ["human"] * players, seed=4)
+    browsers = seated(app, creator, url, players)
     pick = random.Random(4)
     found, changed = [], 0
     for decision in range(decisions):
@@ -167,14 +152,14 @@ def leaks(name: str, decisions: int = 60, every: int = 6) -> tuple[list[str], in
                 sent = []
                 for state in (real, other):
                     table.state = state
-                    sent.append((client.get(links[seat]).get_data(as_text=True),
-                                 client.get(links[seat] + "/json").get_json()))
+                    sent.append((browsers[seat].get(url + "/play").get_data(as_text=True),
+                                 browsers[seat].get(url + "/play.json").get_json()))
                 table.state = real
                 if sent[0] != sent[1]:
                     found.append(f"decision {decision}: seat {seat + 1}")
         mover = table.to_move()
-        client.post(links[mover] + "/act", data={"number": str(pick.choice(choices(
-            client.get(links[mover]).get_data(as_text=True))))})
+        page = browsers[mover].get(url + "/play").get_data(as_text=True)
+        act(browsers[mover], url, pick.choice(choices(page)), page)
     return found, changed
 
 
@@ -202,56 +187,55 @@ def test_a_page_made_from_more_than_the_view_is_caught(monkeypatch):
 
 
 def test_hot_seat_passes_the_screen_between_people():
-    client = create_app().test_client()
-    url = start(client, "castles_of_burgundy", 2, ["human", "human"], hot=True, lang="zh")
-    page = client.get(url).get_data(as_text=True)
+    app, creator, url, table = app_and_table("castles_of_burgundy", 2, ["human", "human"], hot=True, lang="zh")
+    page = creator.get(url + "/hot").get_data(as_text=True)
     assert "请把设备交给玩家" in page and not choices(page)      # nothing of a seat before it is there
-    client.get(url + "/show")
-    page = client.get(url).get_data(as_text=True)
+    assert post(creator, url + "/hot/show", page=url + "/hot").status_code == 303
+    page = creator.get(url + "/hot").get_data(as_text=True)
     assert choices(page) and "你的区域" in page and "<svg" in page
 
 
 def test_the_record_once_over_and_the_replay_viewer():
-    app = create_app()
-    client = app.test_client()
-    index = start(client, "puerto_rico", 3, ["human", "random", "random"], seed=5)
-    link = seat_links(client, index)[0]
-    table = next(iter(app.config["TABLES"].values()))
-    assert client.get(f"/t/{table.id}/record").status_code == 403     # the seed would tell the future
+    app, creator, url, table = app_and_table("puerto_rico", 3, ["human", "random", "random"], seed=5)
+    assert creator.get(url + "/record").status_code == 403     # the seed would tell the future
     while not table.over:
-        page = client.get(link).get_data(as_text=True)
-        client.post(link + "/act", data={"number": str(choices(page)[0])})
-    record = client.get(f"/t/{table.id}/record").get_data(as_text=True)
-    assert "format: meeple-record/1" in record and table.game.content_hash in record
-    r = client.post("/replay", data={"text": record})
-    assert r.status_code == 302
-    first = client.get(r.headers["Location"]).get_data(as_text=True)
+        page = creator.get(url + "/play").get_data(as_text=True)
+        act(creator, url, choices(page)[0], page)
+    record = creator.get(url + "/record").get_data(as_text=True)
+    assert f"format: {FORMAT}" in record and table.game.content_hash in record
+    assert app.test_client().get(url + "/record").status_code == 403   # not for strangers
+    viewer = app.test_client()
+    r = post(viewer, "/replay", {"text": record}, page="/replay")
+    assert r.status_code == 303
+    first = viewer.get(r.headers["Location"]).get_data(as_text=True)
     total = int(re.search(r"0/(\d+)", first).group(1))
-    last = client.get(r.headers["Location"].split("?")[0] + f"?step={total}&seat=2").get_data(as_text=True)
+    last = viewer.get(r.headers["Location"].split("?")[0] + f"?step={total}&seat=2").get_data(as_text=True)
     assert "Winner" in last and 'id="back"' in last
-    assert client.post("/replay", data={"text": "format: nonsense"}).status_code == 400
+    assert post(viewer, "/replay", {"text": "format: nonsense"}, page="/replay").status_code == 400
 
 
-def test_verify_and_compare_pages():
-    client = create_app().test_client()
-    page = client.get("/verify?game=puerto_rico&games=0&run=1").get_data(as_text=True)
-    assert 'id="report"' in page and "scenario" in page.lower()
+def test_verify_and_compare_run_as_jobs_naming_games_and_variants_by_name():
+    client = create_app(ServerConfig(bot_threads=0)).test_client()
+    page = job_result(client, post(client, "/verify", {"game": "phoenicia", "games": "0"}, page="/verify"))
+    assert 'id="report"' in page and "scenario" in page.lower() and "done" in page
+    page = job_result(client, post(client, "/compare", {"game": "phoenicia", "variant": "card_values",
+                                                        "games": "2"}, page="/compare"))
+    assert 'id="report"' in page and "win rate" in page.lower() and "2 players" in page
+    r = post(client, "/compare", {"game": "puerto_rico", "variant": "two_players", "games": "2"})
+    assert r.status_code == 400 and "no player count in common" in r.get_data(as_text=True)
     variant = load_game("puerto_rico").origin[0] / "variants" / "two_players.yaml"
-    page = client.get(f"/compare?game=puerto_rico&variant={variant}&players=2&games=2&run=1").get_data(as_text=True)
-    assert 'id="report"' in page and "win rate" in page.lower()
+    r = post(client, "/compare", {"game": "puerto_rico", "variant": str(variant), "games": "2"})
+    assert r.status_code == 400 and "two_players" in r.get_data(as_text=True)
 
 
 def test_the_lobby_offers_bots_with_budgets_and_refuses_a_bad_spec():
-    app = create_app()
-    client = app.test_client()
-    lobby = client.get("/").get_data(as_text=True)
+    app, creator, url, table = app_and_table("puerto_rico", 3, ["human", "mcts:iterations=5", "greedy"])
+    lobby = creator.get("/").get_data(as_text=True)
     assert 'value="mcts:ms=300"' in lobby and 'value="mcts:ms=1000"' in lobby
-    start(client, "puerto_rico", 3, ["human", "mcts:iterations=5", "greedy"])
-    table = next(iter(app.config["TABLES"].values()))
     assert table.bots[1].spec() == "mcts:iterations=5"
-    bad = client.post("/new", data={"game": "puerto_rico", "players": "3", "seed": "1", "lang": "en",
-                                    "seat1": "human", "seat2": "mcts:iterations=zero", "seat3": "random"})
-    assert bad.status_code == 400
+    bad = post(creator, "/new", {"game": "puerto_rico", "players": "3", "seed": "1", "lang": "en",
+                                 "seat1": "human", "seat2": "mcts:iterations=zero", "seat3": "random"})
+    assert bad.status_code == 400 and "iterations" in bad.get_data(as_text=True)
 
 
 def test_a_seats_log_tells_each_change_under_the_decision_that_made_it():
@@ -272,3 +256,26 @@ def test_a_seats_log_tells_each_change_under_the_decision_that_made_it():
         who = log[i][2:10]
         above = next(line for line in reversed(log[:i]) if not line.startswith("· "))
         assert above.startswith(who), (log[i], above)
+
+
+def test_an_authors_game_folder_is_played_to_its_end_and_each_log_tells_every_move_in_words():
+    """`meeple serve examples/number_run`: the author's game in the browser, two people, in German."""
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parent.parent / "examples" / "number_run"
+    app = create_app(ServerConfig(bot_threads=0, game_dirs=(str(folder),)))
+    creator = app.test_client()
+    url, _ = start(creator, "number_run", 2, ["human", "human"], lang="de", seed=None)
+    browsers = seated(app, creator, url, 2)
+    table = app.config["TABLES"][url.rsplit("/", 1)[1]]
+    while not table.over:
+        mover = table.to_move()
+        page = browsers[mover].get(url + "/play").get_data(as_text=True)
+        assert act(browsers[mover], url, choices(page)[0], page).status_code == 303
+    for seat, browser in enumerate(browsers):
+        log = browser.get(url + "/play.json").get_json()["log"]
+        other = f"Spieler {2 - seat}: "
+        theirs = [line for line in log if line.startswith(other)]
+        assert theirs and all(not line.endswith("…") for line in theirs), log[:10]
+    end = browsers[0].get(url + "/play").get_data(as_text=True)
+    assert 'id="winner"' in end and f"{table.seed}" in end and 'id="seed"' in end

@@ -89,7 +89,7 @@ def _public_zones(game, view):
 
 def hides_choices(game) -> bool:
     """Does the game have any zone some player may not see (else no choice can be hidden)?"""
-    return any(v in ("hidden", "owner", "others") for v in game.world.zone_visibility.values())
+    return any(v in ("hidden", "owner", "others", "top") for v in game.world.zone_visibility.values())
 
 
 def elimination_leaks(game, s, action) -> list[str]:

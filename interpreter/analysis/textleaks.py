@@ -13,6 +13,18 @@ leaves the two states looking the same to the seat (a card it reveals may differ
 
 Labels are compared render by render (`labels.TRACE`), so the problem names the label that differs, not
 a line of text somewhere.
+
+Who is asked is observed too: every seat sees who decides next and at which step, and a seat sees its own
+menu. So in the same two states the check also compares
+- the seat's own menu when it decides (its entries, not only their texts): a choice offered or not by
+  what the seat cannot see tells it that;
+- which step is asked after the decision, and of whom, when the decision leaves everything else looking
+  the same to the seat: a reaction step asked only of the players who hold a certain card tells everyone
+  who holds one (ask everyone, and let the menu differ). The same step asked of another seat is not
+  compared: a seat that cannot act at a step (its menu is empty) is passed over, as the rules of many
+  games have a player who cannot bid pass without a word. A decision that shows the seat something (a card
+  turned up, a public count changed, what it is told by `tell`) may ask whom it shows: the rest of the
+  view then differs, and nothing is compared.
 """
 from __future__ import annotations
 
@@ -39,9 +51,10 @@ def text_leaks(game, s, aid: str | None, rng: random.Random, seen: set | None = 
             except Exception:  # a view the sampler cannot fill: nothing to compare with
                 continue
             t.rng = s.rng  # the same future: only what the seat cannot see differs
-            if game.view(t, seat) != view:
+            if _bare(game.view(t, seat)) != _bare(view):  # (the labels in a view are what is checked here)
                 continue
             mine, other = shown(game, s, seat, aid), shown(game, t, seat, aid)
+            problems += _asked_leaks(game, s, seat, aid, mine, other, seen)
             if mine[2] != other[2]:  # the decision showed them different things: its narration may differ
                 mine, other = (mine[0], None, None), (other[0], None, None)
             for part in (0, 1):
@@ -58,19 +71,99 @@ def text_leaks(game, s, aid: str | None, rng: random.Random, seen: set | None = 
     return problems
 
 
+def _bare(view: dict) -> dict:
+    """A view without its rendered labels (`flow_labels`), which are texts this check compares itself."""
+    return {k: v for k, v in view.items() if k != "flow_labels"}
+
+
+class Shown(tuple):
+    """What a seat is shown at a state: (renders before, narration of the decision, view after), with
+    `menu` (its own menu's ids when it decides) and `asked` (who decides after the decision, and where)."""
+    menu: list | None = None
+    asked: tuple | None = None
+
+
 def shown(game, s, seat: int, aid: str | None) -> tuple[list, list | None, dict | None]:
     """What `seat` is shown at `s`, as traced renders (label, viewer, text): the position (phase and step
     labels, its menu when it decides), the narration of decision `aid` and the seat's view after it (both
-    None when `aid` is not legal at `s`)."""
+    None when `aid` is not legal at `s`); `.menu` and `.asked` as `Shown` says."""
     before = _traced(lambda: _position(game, s, seat), seat)
+    menu = ([a["id"] for a in game.legal_actions(s, labels=False,
+                                                 player=seat if game.is_simultaneous(s) else None)]
+            if not game.is_over(s) and seat in game.pending_players(s) else None)
     if aid is None:
-        return before, None, None
+        return _shown((before, None, None), menu, None)
     done: list = []
     try:
         after = _traced(lambda: done.append(game.apply(s, aid, log=[])), seat)
     except Exception:  # not legal here, or a rule that fails on this sample: no narration to compare
-        return before, None, None
-    return before, after, game.view(done[0], seat)
+        return _shown((before, None, None), menu, None)
+    return _shown((before, after, _bare(game.view(done[0], seat))), menu, asked(game, done[0]))
+
+
+def _shown(parts, menu, who) -> Shown:
+    out = Shown(parts)
+    out.menu, out.asked = menu, who
+    return out
+
+
+def asked(game, s) -> tuple | None:
+    """Who decides at `s`, and at which step (None when the game is over)."""
+    if game.is_over(s):
+        return None
+    step = game.nodes[s.flow[-1][0]].step
+    return tuple(game.pending_players(s)), (step.id if step is not None else None)
+
+
+PUBLIC_FLOW = ("flow", "to_move", "decisions")  # what of a view says where the game is and who decides
+
+
+def _asked_leaks(game, s, seat, aid, mine, other, seen) -> list[str]:
+    """The seat's own menu, and who is asked after decision `aid`, differing between two states the seat
+    cannot tell apart (see the module doc)."""
+    out = []
+    if mine.menu is not None and other.menu is not None and mine.menu != other.menu:
+        step = game.nodes[s.flow[-1][0]].step
+        key = ("menu", step.id if step is not None else None)
+        if key not in seen:
+            seen.add(key)
+            extra = sorted(set(mine.menu) ^ set(other.menu))[:1] or mine.menu[:1]
+            out.append(f"{_step_where(game, key[1])}: player {seat + 1}'s menu depends on what their view does not "
+                       f"tell ({extra[0] if extra else 'its entries'} is offered in one of two states that look the "
+                       f"same to them)")
+    if mine.asked is None or other.asked is None or mine.asked == other.asked:
+        return out
+    rest = [{k: v for k, v in view.items() if k not in PUBLIC_FLOW} for view in (mine[2], other[2])]
+    if rest[0] != rest[1]:
+        return out  # the decision showed the seat something: it may ask whom it shows
+    (who, step), (who2, step2) = mine.asked, other.asked
+    key = ("asked", step, step2)
+    if step == step2 or key in seen:
+        # The same step, another seat: a seat skipped because it cannot act (its menu is empty) is not
+        # compared; the check is whether a step is asked at all (a reaction asked of some seats only).
+        return out
+    seen.add(key)
+    names = ", ".join(f"player {p + 1}" for p in who) or "no one"
+    names2 = ", ".join(f"player {p + 1}" for p in who2) or "no one"
+    here = asked(game, s)  # name the step asked in one state only: not the one the decision was taken at
+    where = step2 if step == (here[1] if here else None) or step is None else step
+    out.append(f"{_step_where(game, where)}: after {aid}, whether a player is asked "
+               f"tells player {seat + 1} what their view does not: {names} at step {step} here, {names2} at step "
+               f"{step2} in a state that looks the same to them (ask every player who could be asked, and let "
+               f"each menu say what that player may do)")
+    return out
+
+
+def _step_where(game, step_id) -> str:
+    """The file:line of a step, by its id."""
+    if step_id is not None:
+        try:
+            loc = game.definition.where(("steps", step_id))
+        except Exception:
+            loc = None
+        if loc is not None:
+            return str(loc)
+    return f"step {step_id}"
 
 
 def _position(game, s, seat):

@@ -263,7 +263,8 @@ def play_checked(game, n, seed, report, check_replay=False, options=None):
     told: set = set()  # labels already found leaking in this game (each reported once)
     while not game.is_over(s):
         if len(taken) >= MAX_DECISIONS:
-            violation(f"the game did not end within {MAX_DECISIONS} decisions")
+            from ..engine.flow import where_now
+            violation(f"the game did not end within {MAX_DECISIONS} decisions{where_now(game, s)}")
             return taken, None
         n_acts = fastpath.legal_count(game, s)
         if not n_acts:
@@ -361,7 +362,8 @@ def report_text(rep: Report, verbose: bool = False) -> str:
                 src = " ".join(str(r.source).split()) if r.source else ""
                 if len(src) > 110:
                     src = src[:107] + "..."
-                lines.append(f"  FAIL {r.name}" + (f" ({src})" if src else ""))
+                lines.append(f"  FAIL {r.name}" + (f" at {r.where}" if getattr(r, "where", None) else "")
+                             + (f" ({src})" if src else ""))
                 lines.extend("    " + f for f in r.failures)
                 if r.trace:
                     lines.append("    trace:")

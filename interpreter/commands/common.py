@@ -171,6 +171,9 @@ def fault(exc: Exception) -> str:
         RuleError = ()
     if isinstance(exc, RuleError):
         return "a rule failed"
+    from ..engine.playout import GameTooLong
+    if isinstance(exc, GameTooLong):
+        return "the game went on too long"
     return f"internal error {type(exc).__name__}"
 
 

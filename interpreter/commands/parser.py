@@ -8,7 +8,7 @@ from ..players.bots import BOT_HELP
 from .common import EDITOR_LINE, LANG_HELP, PROG, _version, available_games, bot_spec, lang_code
 from .play import cmd_play, cmd_replay, cmd_serve
 from .study import (PLOT_INSTALL, cmd_bench, cmd_compare, cmd_diff, cmd_ladder, cmd_rules, cmd_schema,
-                    cmd_simulate, cmd_validate, cmd_verify)
+                    cmd_simulate, cmd_upgrade, cmd_validate, cmd_verify)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -259,17 +259,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser(
-        "serve", help="a local web table: lobby, one page per person, replays, verify and compare",
-        description="Serve the web table (Flask) on this machine: a lobby to pick the game, players, "
-                    "seed, language, variants, options and who sits where (a person, or a bot with its budget such as "
-                    "mcts:ms=1000); one page per "
-                    "person's seat, each in its own browser tab, showing only what that seat may see (or "
-                    "hot-seat mode: one page, with a 'pass to Player N' screen between people); the board "
-                    "as SVG, the choices as buttons, the narration, undo; the record of a finished game; a "
-                    "replay viewer that steps through a record; pages for `verify` and `compare`. Listens "
-                    "on localhost unless --host says otherwise.")
+        "serve", help="the web table: a game server with a lobby, one page per person, replays, verify and compare",
+        description="Serve the web table on this machine (waitress): a lobby to pick the game, players, seed "
+                    "(blank: a random one), language, variants, options and who sits where (a person, or a bot "
+                    "with its budget such as mcts:ms=1000); one page per person's seat, held by the browser that "
+                    "took it through its invite (the creator's page lists the invites), showing only what that "
+                    "seat may see and updated live as the game moves on (or hot-seat mode: one page for the "
+                    "creator, with a 'pass to Player N' screen between people); the board as SVG, the choices "
+                    "as buttons, the narration, undo; the record of a finished game; a replay viewer; verify "
+                    "and compare as background jobs. Tables are kept in a database and resumed when the server "
+                    "starts again. Listens on localhost unless --host says otherwise.")
+    p.add_argument("games", nargs="*", metavar="DIR",
+                   help="game folders to serve besides the shipped games (an author's game, with its variants/), "
+                        "or overlay files: each is served as a variant of the game its `base` names")
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="the port (default: 8000)")
+    p.add_argument("--allow-host", action="append", metavar="NAME",
+                   help="a host name requests may be addressed to besides the one listened on (repeatable; "
+                        "the name of this machine when serving on 0.0.0.0)")
+    p.add_argument("--db", metavar="FILE",
+                   help="the SQLite file the tables are kept in, so that a restarted server resumes every game "
+                        "(default: $XDG_DATA_HOME/meeple/tables.sqlite3, else ~/.local/share/meeple/tables.sqlite3; "
+                        ":memory: keeps nothing)")
+    p.add_argument("--max-tables", type=int, default=1000, metavar="N",
+                   help="tables kept at once (default 1000; past it a new table is refused until one expires)")
+    p.add_argument("--timeout", type=int, default=30, metavar="SECONDS",
+                   help="an idle or slow connection is closed after this long (default 30)")
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser(
@@ -300,4 +315,25 @@ def build_parser() -> argparse.ArgumentParser:
                    help="which schema: game definition files (default), overlay files (variants and house "
                         "rules) or scenario files")
     p.set_defaults(func=cmd_schema)
+
+    p = sub.add_parser(
+        "upgrade", help="rewrite files to the current format version, listing every change",
+        description="Every file an author writes states the format version it was written for (a "
+                    "definition in game.format, an overlay in overlay.format, a scenario file in a top-level "
+                    "format, a record in format: meeple-record/N; absent means 1). meeple reads every earlier "
+                    "version with the meaning it had; this command rewrites files to the current version "
+                    "so that they mean the same when read as it, and prints each change as "
+                    "file:line:col: what changed. PATH is a game directory (its files, scenarios and "
+                    "variants with their scenarios), an overlay (with its scenario files), a scenario file "
+                    "or a game record. Comments and layout are kept. Exit 0 when done (or nothing to do), 1 "
+                    "when a file could not be upgraded (or, with --check, when a file is not current), 2 "
+                    "for a missing path.")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="a game directory, an overlay, a scenario file or a "
+                                                          "record")
+    p.add_argument("--check", action="store_true", help="write nothing: list what would change, exit 1 if "
+                                                        "something would")
+    p.add_argument("--game", metavar="GAME", help="the game a scenario file is for, when its folder does not "
+                                                  "say (GAME/scenarios/)")
+    variant_arg(p)
+    p.set_defaults(func=cmd_upgrade)
     return parser

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..players.bots import BotSpecError, parse_bot_spec
 from .common import (PROG, SEAT_KINDS, UsageError, available_games, check_players, engine, err, fault, label_of,
-                     load, new_game, out, parse_options, person, print_log, print_outcome, title)
+                     load, new_game, out, parse_options, person, print_log, print_outcome, resolve_game, title)
 
 
 def parse_seats(specs: list[str] | None, players: int, default_bot: str,
@@ -60,11 +60,31 @@ def record_game(record: dict, variant: list[str] | None = None):
     """The game a record names (its path, else its id), with its variants; a warning when the
     definition is not the one the record was made with."""
     ref = record["path"] if Path(record["path"]).exists() or record["path"] in available_games() else record["game"]
-    game = load(ref, variant=variant if variant is not None else record["variants"])
+    variants = variant if variant is not None else record_variants(ref, record["variants"])
+    game = load(ref, variant=variants)
     if record.get("definition_hash") and record["definition_hash"] != game.content_hash:
         err(f"{PROG}: warning: the definition of {record['game']} changed since this record was made; "
             "its actions may no longer be legal")
     return game
+
+
+def record_variants(ref: str, variants: list) -> list:
+    """A record's variants as files: an overlay file, or the name of one of the game's own variants (the
+    web table names them so: `two_players` is the game's `variants/two_players.yaml`)."""
+    from ..game import find_game
+
+    out = []
+    for v in variants:
+        v = str(v)
+        if not Path(v).exists() and "/" not in v and "\\" not in v:
+            try:
+                named = Path(find_game(resolve_game(ref))) / "variants" / f"{v}.yaml"
+            except Exception:
+                named = None
+            if named is not None and named.is_file():
+                v = str(named)
+        out.append(v)
+    return out
 
 
 def cmd_play(args) -> int:
@@ -201,13 +221,32 @@ def replay_actions(args, game, players, seed, options, actions, source: str) -> 
     return 0
 
 
+def _overlay_file(place: str) -> bool:
+    from ..table.webgames import overlay_base
+
+    return Path(place).is_file() and overlay_base(place) is not None
+
+
 def cmd_serve(args) -> int:
     if find_spec("flask") is None:
         raise UsageError("meeple serve needs Flask: pip install flask")
+    from ..table.webconfig import ServerConfig
+    from ..table.webdb import default_path
     from ..table.webtable import serve
 
+    if find_spec("waitress") is None:
+        raise UsageError("meeple serve needs waitress: pip install waitress")
+    for place in args.games or ():
+        if not (Path(place).is_dir() and (Path(place) / "game.yaml").is_file()) and not _overlay_file(place):
+            raise UsageError(f"{place}: not a game folder (with a game.yaml) nor an overlay file")
+    db = args.db or str(default_path())
+    if args.max_tables < 1 or args.timeout < 1:
+        raise UsageError("--max-tables and --timeout are 1 or more")
+    config = ServerConfig(host=args.host, port=args.port, allowed_hosts=tuple(args.allow_host or ()), db=db,
+                          game_dirs=tuple(args.games or ()), max_tables=args.max_tables,
+                          channel_timeout=args.timeout)
     if args.host not in ("127.0.0.1", "localhost", "::1"):
-        err(f"{PROG} serve: warning: serving on {args.host}: anyone who reaches it can open the tables")
-    out(f"meeple web table on http://{args.host}:{args.port}/ (Ctrl-C stops it)")
-    serve(args.host, args.port)
+        err(f"{PROG} serve: warning: serving on {args.host}: anyone who reaches it can make tables "
+            f"(requests must name it as {', '.join(sorted(config.hostnames()))})")
+    serve(config, out=out, err=err)
     return 0

@@ -197,6 +197,29 @@ def cmd_schema(args) -> int:
     return 0
 
 
+def cmd_upgrade(args) -> int:
+    from ..analysis.upgrade import upgrade
+    from ..definition.versions import CURRENT
+
+    status = 0
+    for ref in args.paths:
+        if not Path(ref).exists():
+            raise UsageError(f"no such file or directory: {ref}")
+    for ref in args.paths:
+        report = upgrade(Path(ref), variants=variant_files(args.variant), game=args.game, check=args.check)
+        for change in report.changes:
+            out(str(change))
+        for problem in report.problems:
+            out(str(problem))
+        errors = [p for p in report.problems if p.severity == "error"]
+        verb = "would rewrite" if args.check else "rewrote"
+        out(f"{ref}: {verb} {len(report.rewritten)} file(s) to format {CURRENT} ({len(report.changes)} "
+            f"change(s)); {len(report.current)} already current" + (f"; {len(errors)} problem(s)" if errors else ""))
+        if errors or (args.check and report.rewritten):
+            status = 1
+    return status
+
+
 def cmd_verify(args) -> int:
     from ..analysis.verify import report_text, verify
 

@@ -9,7 +9,8 @@ a hidden zone shows its size, and every other zone is a row of pieces.
 ```yaml
 display:
   player: [coins, workers, hand, board]              # a player's area, in this order (others hidden)
-  shared: [market, supply, deck]                       # the shared area, in this order
+  shared: [market, supply, deck]                       # the shared area, in this order (a zone family's
+                                                       # name: all its zones; NAME[value]: one of them)
   hide: [bookkeeping]                                  # or: everything but these
   zones:
     hand: {as: hand}                                   # row (default), hand, stack or board
@@ -17,10 +18,16 @@ display:
       as: board
       rows: [4, 5, 6, 7, 6, 5, 4]                      # cells per row, in the order of `order`
       order: num                                       # the property that numbers the cells
-      symbol: terrain                                  # a kind-valued property: the cell's letter
-      number: value                                    # a property shown beside the letter
-      content: tile                                    # a piece-valued field: what lies on the cell
+      symbol: terrain                                  # a kind-valued property or field: the cell's letter
+      number: value                                    # a property or field shown beside the letter
+      owner: claimed_by                                # a player-valued field: the seat shown on the cell
+      content: tile                                    # what lies on the cell: a piece-valued field of
+                                                       # the cell, or a zone each cell holds (zones: piece:)
       stagger: hex                                     # rows of a hex map (short rows are centred)
+                                                       # symbol, number and owner are read from what lies
+                                                       # on the cell where it has them, else from the cell
+                                                       # a board generated from a size (`board:`) is drawn
+                                                       # as its grid, each space at its coordinates
   tracks:
     vp: {length: 100}                                  # a player var drawn as a track of every player
   scripted:
@@ -43,6 +50,9 @@ class BoardSpec:
     number: str | None = None
     content: str | None = None
     stagger: str = "square"
+    owner: str | None = None
+    content_zone: bool = False        # `content` names a zone each cell holds, not a field
+    grid: dict | None = None          # a generated board: {"layout", "cols", "rows"}: cells at their coordinates
 
 
 @dataclass
@@ -58,7 +68,34 @@ class DisplaySpec:
 
 def _graph_classes(game) -> set[str]:
     comps = game.definition["components"] or {}
-    return {name for name, c in comps.items() if isinstance(c, dict) and c.get("graph")}
+    return {name for name, c in comps.items() if isinstance(c, dict) and (c.get("graph") or c.get("board"))}
+
+
+def _grid(cls: dict) -> dict | None:
+    """The grid of a board generated from its size (`board:` on a class), for drawing it."""
+    spec = cls.get("board")
+    if not isinstance(spec, dict):
+        return None
+    layout, size = spec.get("layout", "square"), spec.get("size")
+    if layout == "hexagon" and type(size) is int:
+        return {"layout": layout, "cols": 2 * size - 1, "rows": 2 * size - 1}
+    cols, rows = (size, size) if type(size) is int else (size if isinstance(size, list) and len(size) == 2
+                                                          else (1, 1))
+    return {"layout": layout, "cols": cols, "rows": rows}
+
+
+def expand_names(w, scope: str, names) -> list[str]:
+    """The zones and vars a display list names: a zone family's name stands for all its zones, in its kind's
+    order; anything else for itself."""
+    families = w.gfamilies if scope == "global" else w.pfamilies
+    out = []
+    for name in names or []:
+        if name in families:
+            kind = families[name][0]
+            out.extend(f"{name}[{v}]" for v in w.kinds.get(kind, []))
+        else:
+            out.append(name)
+    return out
 
 
 def _home_zones(game) -> dict[str, str]:
@@ -80,10 +117,12 @@ def display_spec(game) -> DisplaySpec:
     w = game.world
     pnames = [n for n, _, _ in w.var_defs["player"]] + list(w.layout.pzones)
     gnames = [n for n, _, _ in w.var_defs["global"]] + list(w.layout.gzones)
-    hide = set(section.get("hide") or [])
+    hide = set(expand_names(w, "global", expand_names(w, "player", section.get("hide"))))
     spec = DisplaySpec(
-        player=[n for n in (section.get("player") or pnames) if n in pnames and n not in hide],
-        shared=[n for n in (section.get("shared") or gnames) if n in gnames and n not in hide],
+        player=[n for n in (expand_names(w, "player", section.get("player")) or pnames)
+                if n in pnames and n not in hide],
+        shared=[n for n in (expand_names(w, "global", section.get("shared")) or gnames)
+                if n in gnames and n not in hide],
     )
     graph, homes = _graph_classes(game), _home_zones(game)
     zdefs = section.get("zones") or {}
@@ -97,12 +136,18 @@ def display_spec(game) -> DisplaySpec:
             if shape == "board":
                 cls = (d["components"] or {}).get(homes.get(name)) or {}
                 g = cls.get("graph") or {}
+                grid = _grid(cls)
                 spec.boards[name] = BoardSpec(rows=z.get("rows"), order=z.get("order") or g.get("id"),
                                               symbol=z.get("symbol"), number=z.get("number"),
-                                              content=z.get("content"), stagger=z.get("stagger", "square"))
+                                              content=z.get("content"), owner=z.get("owner"),
+                                              content_zone=z.get("content") in (w.piece_zones or {}),
+                                              grid=grid,
+                                              stagger=z.get("stagger") or (
+                                                  "rhombus" if grid and grid["layout"] == "hex" else
+                                                  "hex" if grid and grid["layout"] == "hexagon" else "square"))
     spec.colors = dict(section.get("colors") or {})
     for name, names in (section.get("scripted") or {}).items():
-        spec.scripted[name] = [n for n in names or [] if n in pnames and n not in hide]
+        spec.scripted[name] = [n for n in expand_names(w, "player", names) if n in pnames and n not in hide]
     for name, t in (section.get("tracks") or {}).items():
         spec.tracks[name] = dict(t or {})
     game._display_spec = spec
@@ -117,8 +162,11 @@ def check_display(w) -> None:
     section = w.d.sections.get("display") or {}
     pnames = [n for n, _, _ in w.var_defs["player"]] + list(w.layout.pzones)
     gnames = [n for n, _, _ in w.var_defs["global"]] + list(w.layout.gzones)
+    families = {"player": list(w.pfamilies), "shared": list(w.gfamilies),
+                "hide": list(w.pfamilies) + list(w.gfamilies)}
     known = {"player": pnames, "shared": gnames, "hide": pnames + gnames}
     for key, names in known.items():
+        names = names + families[key]  # a family's name: all its zones
         for i, name in enumerate(section.get(key) or []):
             if name not in names:
                 w.error(f"display.{key}: no {'player' if key == 'player' else 'global' if key == 'shared' else ''} "
@@ -128,13 +176,17 @@ def check_display(w) -> None:
         if name not in zones:
             w.error(f"display.zones: no zone '{name}'", ("display", "zones", name), did_you_mean(name, zones))
             continue
-        for key in ("order", "symbol", "number"):
-            if (z or {}).get(key) is not None and z[key] not in w.props:
-                w.error(f"display.zones.{name}.{key}: no property '{z[key]}'", ("display", "zones", name, key),
-                        did_you_mean(z[key], w.props))
-        if (z or {}).get("content") is not None and z["content"] not in w.fields:
-            w.error(f"display.zones.{name}.content: no field '{z['content']}'", ("display", "zones", name, "content"),
-                    did_you_mean(z["content"], w.fields))
+        if (z or {}).get("order") is not None and z["order"] not in w.props:
+            w.error(f"display.zones.{name}.order: no property '{z['order']}'", ("display", "zones", name, "order"),
+                    did_you_mean(z["order"], w.props))
+        for key in ("symbol", "number", "owner"):
+            if (z or {}).get(key) is not None and z[key] not in w.props and z[key] not in w.fields:
+                w.error(f"display.zones.{name}.{key}: no property or field '{z[key]}'", ("display", "zones", name, key),
+                        did_you_mean(z[key], list(w.props) + list(w.fields)))
+        contents = list(w.fields) + list(w.piece_zones or {})
+        if (z or {}).get("content") is not None and z["content"] not in contents:
+            w.error(f"display.zones.{name}.content: no field or piece zone '{z['content']}'",
+                    ("display", "zones", name, "content"), did_you_mean(z["content"], contents))
     for name, names in (section.get("scripted") or {}).items():
         if name not in w.scripted.names:
             w.error(f"display.scripted: no scripted seat '{name}'", ("display", "scripted", name),

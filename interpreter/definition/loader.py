@@ -437,6 +437,9 @@ class _Builder:
             if value in ("false", "False", "FALSE"):
                 return False
         elif tag == _TAG + "int":
+            if len(value) > 40:  # never read: an integer this long is beyond any limit (±2**53, 16 digits)
+                self.problem(f"an integer of {len(value)} digits is beyond the limit of ±2**53", node.start_mark)
+                return 0
             try:
                 return _parse_int(value)
             except ValueError:

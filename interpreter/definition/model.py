@@ -35,6 +35,7 @@ class Definition:
         # deeper prefixes, so the longest match names the file that last wrote a value.
         self._origin: dict[tuple, tuple] = {}
         self.problems: list[Problem] = []
+        self.format = 1  # the format version the definition states (`game.format`; versions.py)
 
     def __getitem__(self, key):
         return self.sections[key]
@@ -132,6 +133,7 @@ def load_definition(root: Path, overlays=()) -> Definition:
         raise InputError([Problem(f"'{root}' holds no .yaml files")])
     from .loader import load_yaml  # not imported for a definition read back from the cache
     from .schema import validate_document
+    from . import versions
     problems: list[Problem] = []
     d = Definition(root)
     for f in files:
@@ -140,6 +142,11 @@ def load_definition(root: Path, overlays=()) -> Definition:
         except DefinitionError as ex:
             problems.extend(ex.problems)
             continue
+        version, wrong = versions.header_version(doc, "game")
+        if wrong is not None and version > versions.CURRENT:
+            # A definition of a later format: what this engine would say about the rest is noise.
+            raise DefinitionError([wrong])
+        d.format = max(d.format, version)
         problems.extend(doc.problems)
         problems.extend(validate_document(doc))
         d.add(doc, problems)

@@ -30,7 +30,11 @@ OPS = ("set", "add", "remove")
 def read_overlay(path) -> tuple[Document, list]:
     """The overlay's document and its own problems (YAML and schema); DefinitionError if unreadable."""
     from .schema import validate_document
+    from . import versions
     doc = load_yaml(Path(path), lenient=True)
+    version, wrong = versions.header_version(doc, "overlay")
+    if wrong is not None and version > versions.CURRENT:  # a later format: the rest would be noise
+        raise DefinitionError([wrong])
     return doc, list(doc.problems) + validate_document(doc, "overlay")
 
 
@@ -202,6 +206,10 @@ def _set(d, doc, path_text, value, adding):
                                       did_you_mean(last, [str(k) for k in parent]) if isinstance(parent, dict)
                                       else None))
             return
+    if value is None and _must_be_mapping(real + ((key if key is not None else last),)):
+        d.problems.append(Problem(f"'{path_text}' is a mapping of entries, not null: to empty it set it to {{}}, or "
+                                  "take entries out with remove", doc.where(op_path)))
+        return
     if key is None:
         if isinstance(parent, list):  # only add into a list here; a list grows only at its end: `add` to path.N
             if not (last.isascii() and last.isdigit() and int(last) == len(parent)):
@@ -219,6 +227,16 @@ def _set(d, doc, path_text, value, adding):
     d._origin[real + (key,)] = (doc, op_path)
     if len(real) == 0:
         d._origin[(key,)] = (doc, op_path)
+
+
+def _must_be_mapping(path) -> bool:
+    """A place the engine reads as a mapping whatever the definition says: a section (but the flow and the
+    setup), a scope of vars or zones."""
+    from .model import ID_MAPS, SCOPED, SINGLE
+    n = len(path)
+    return ((n == 1 and (path[0] in ID_MAPS or path[0] in SCOPED or (path[0] in SINGLE and path[0] not in
+                                                                       ("flow", "setup"))))
+            or (n == 2 and path[0] in SCOPED))
 
 
 def _is_id_map(real) -> bool:

@@ -3,6 +3,8 @@ fail (or silently misbehave) in every game.
 
 - An option's `default` must be one of its `values` (compared with their types: `no` is a string, not
   false; `1` is not `true`), and all its values must be of one type.
+- Every integer a definition writes (a table entry, an init, a property, a count) is within ±2**53, the
+  limit every value of a game keeps.
 """
 
 from __future__ import annotations
@@ -110,3 +112,22 @@ def check_uncalled_defs(world) -> None:
     world.reads.update(reads)
     world.writes.clear()
     world.writes.update(writes)
+
+
+INT_LIMIT = 2 ** 53
+
+
+def integer_problems(sections: dict) -> list[tuple[str, tuple]]:
+    """(message, path) for every integer written in the definition beyond ±2**53 (the rules could never
+    compute with it: found here, where it is written, instead of in the first game that reads it)."""
+    out: list = []
+    todo = [((name,), body) for name, body in sections.items()]
+    while todo:
+        path, v = todo.pop()
+        if isinstance(v, dict):
+            todo.extend((path + (k,), x) for k, x in v.items())
+        elif isinstance(v, list):
+            todo.extend((path + (i,), x) for i, x in enumerate(v))
+        elif type(v) is int and not -INT_LIMIT <= v <= INT_LIMIT:
+            out.append((f"integer {v} is beyond the limit of ±2**53", path))
+    return sorted(out, key=lambda p: [str(x) for x in p[1]])

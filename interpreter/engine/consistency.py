@@ -102,11 +102,25 @@ def _flow_problem(game, s) -> str | None:
                     hooks.update(_pushed(game, [body]))
     if not s.flow:
         return None
+    # Where a game ends at the end of a turn or round (outcomes.place_end): a frame that names a trigger set
+    # with that `at`, never the top; the chain is checked without it.
+    ends = [fr for fr in s.flow if fr[0] == game.end_node and game.end_node is not None]
+    for fr in ends:
+        at = game.outcomes.at
+        if not (isinstance(fr[2], tuple) and len(fr[2]) == 1 and fr[2][0] in at and fr[2][0] in s.ends
+                and fr[3:] == [0, None, 0, 0]):
+            return f"flow frame {fr!r} ends the game for no end trigger set with at: turn or round"
+    if ends:
+        if s.flow[-1] in ends:
+            return "the flow stack ends where the game ends, not at a decision"
+        flow = [fr for fr in s.flow if fr[0] != game.end_node]
+    else:
+        flow = s.flow
     if "root" not in cache:  # a flow that is an `if` or a `call` starts at what it pushes
         cache["root"] = _pushed(game, [game.root])
-    if s.flow[0][0] not in cache["root"]:
+    if flow[0][0] not in cache["root"]:
         return "the flow stack does not start at the game's flow"
-    for below, fr in zip(s.flow, s.flow[1:]):
+    for below, fr in zip(flow, flow[1:]):
         if below[0] not in cache:
             cache[below[0]] = _stacked_children(game, below[0])
         if fr[0] not in cache[below[0]] and fr[0] not in hooks:
@@ -115,7 +129,7 @@ def _flow_problem(game, s) -> str | None:
         if fr[0] not in hooks and fr[1] != below[1] and not (
                 nodes[below[0]].kind == EACH and isinstance(below[4], list) and fr[1] in below[4]):
             return f"flow frame {fr[:3]!r} is for another player than the frame below it"
-    for fr in s.flow:
+    for fr in flow:
         node = nodes[fr[0]]
         a, order, b, c = fr[3], fr[4], fr[5], fr[6]
         if node.kind == SIMUL:  # its seats and sealed choices: simultaneous.frame_problem (state_types.type_problem)
@@ -182,6 +196,12 @@ def _problem(game, s) -> str | None:
     msg = _flow_problem(game, s)
     if msg:
         return msg
+    w = game.world
+    for x, by_seat in (s.told or {}).items():  # what seats were told names what a piece has
+        for facts in by_seat.values():
+            for name in facts:
+                if name != "type" and name not in w.fields and name not in w.props:
+                    return f"told: piece {x}: '{name}' is no field or property of the game"
     if s.flow and not game._menu(s):
         return "the flow stops at a step that offers no decision"
     return None

@@ -9,8 +9,19 @@ from .errors import MAX_ACTION_ID, IllegalAction
 from .flow import BLANK, SIMUL, advance, checkpoint, fire_events, mark_acted, new_decision
 from .state import State
 from ..definition.problems import did_you_mean
-from ..language.compiler import RuleError
+from ..language.compiler import RuleError, fault_words
 from ..table.words import say
+
+
+def _action_where(game, act) -> str | None:
+    """The file:line:col of an action's effect (a rule failed there and its statement is not known)."""
+    definition = getattr(game, "definition", None)
+    loc = definition.where(tuple(act.path) + ("effect",)) if definition is not None and act.path else None
+    return str(loc) if loc is not None else act.loc
+
+
+def person(seat) -> str:
+    return say("player", "en", n=seat + 1)
 
 
 class Decisions:
@@ -208,12 +219,15 @@ class Decisions:
                     e[p[1]] = v
             t.ev = []
             t.budget = 0
+            during = f"step {act.step}, action {act.name}" + (f", {person(player)}" if player is not None else "")
             try:
                 act.effect(t, e)
                 if t.ev or t.ends:  # events, or an end trigger that ends the game now
                     fire_events(self, t)
-            except (TypeError, KeyError, IndexError, AttributeError, ValueError) as ex:
-                raise RuleError(f"{type(ex).__name__}: {ex}", f"step {act.step}, action {act.name}") from None
+            except RuleError as ex:
+                raise ex.ran_by(during) from None
+            except (TypeError, KeyError, IndexError, AttributeError, ValueError, ZeroDivisionError) as ex:
+                raise RuleError(fault_words(ex), _action_where(self, act), during) from None
         if told is not None:
             from ..language.labels import entry
             log.insert(told[1], entry(self, s, act.label, told[0], who=player, after=t))

@@ -20,7 +20,7 @@ a zone it may not see is listed under the zone's `seen`.
 from __future__ import annotations
 
 from ..language.compiler import RuleError
-from .visibility import zone_seen
+from .visibility import zone_piece_seen
 
 UP, DOWN, ZONE = "up", "down", "zone"
 
@@ -60,7 +60,7 @@ def piece_seen(game, s, x, viewer) -> bool:
             return True
         if face[0] == DOWN:
             return False
-    return zone_seen(game, s.loc[x], viewer)
+    return zone_piece_seen(game, s, s.loc[x], x, viewer)
 
 
 def redact(game, s, d: dict, viewer) -> None:
@@ -81,7 +81,10 @@ def redact(game, s, d: dict, viewer) -> None:
         if isinstance(content, list):
             if not seen:
                 row[name] = [None if y == x else y for y in content]
-        elif seen:
+            elif x not in content:  # face up below the top of a pile that shows its top only
+                at = s.zones[z].index(x)
+                row[name] = content[:at] + [x] + content[at + 1:]
+        elif seen and x not in content.get("seen", ()):
             row[name] = dict(content, seen=sorted(content.get("seen", []) + [x]))
 
 

@@ -11,12 +11,13 @@ Effects may `emit` events; after each effect, the hooks listening to those event
 from __future__ import annotations
 
 from ..language.codegen import UNTRUSTED
-from ..language.compiler import RuleError
+from ..language.compiler import RuleError, fault_words
 from ..definition.limits import MAX_EVENTS, MAX_FLOW_DEPTH
 from .outcomes import ends_now
 
 SEQ, EFFECT, STEP, CALL, IF, REPEAT, EACH = range(7)
 SIMUL = 7  # a simultaneous decision (simultaneous.py)
+END = 8  # where a game whose end trigger says `at: turn` or `at: round` ends (outcomes.place_end)
 DEFAULT_MAX = 1000
 ADVANCE_GUARD = 200_000
 # The flow machine's loop runs over this range: a flow that enters ADVANCE_GUARD nodes without coming to a
@@ -252,10 +253,35 @@ def advance(game, s, log=None):
         _advance(game, s, log)
     except RuleError as ex:
         if ex.where is None and s.flow:  # a limit (flow depth, events, loop steps): where the flow was
-            raise RuleError(ex.message, _located(game, s)) from None
-        raise
-    except (TypeError, KeyError, IndexError, AttributeError, ValueError) as ex:
-        raise RuleError(f"a flow condition failed ({type(ex).__name__}: {ex})", _located(game, s)) from None
+            raise RuleError(ex.message, _located(game, s), _during(game, s)) from None
+        raise ex.ran_by(_during(game, s)) from None
+    except (TypeError, KeyError, IndexError, AttributeError, ValueError, ZeroDivisionError) as ex:
+        raise RuleError(f"a flow condition failed: {fault_words(ex)}", _located(game, s),
+                        _during(game, s)) from None
+
+
+def where_now(game, s) -> str:
+    """Where the flow is, for a message about the game as a whole (it went on too long): "; the flow is at
+    FILE:LINE:COL (what was running)", or "" for a game or state that has no flow stack (a caller's own)."""
+    if not getattr(s, "flow", None) or not hasattr(game, "nodes"):
+        return ""
+    return f"; the flow is at {_located(game, s)} ({_during(game, s)})"
+
+
+def _during(game, s) -> str | None:
+    """What the flow was running: the innermost phase or hook on the stack (and its player), else the game's
+    own flow."""
+    for fr in reversed(s.flow):
+        path = game.nodes[fr[0]].path or ()
+        if len(path) > 1 and path[0] in ("phases", "hooks"):
+            who = f", Player {fr[1] + 1}" if isinstance(fr[1], int) else ""
+            return f"{'phase' if path[0] == 'phases' else 'hook'} {path[1]}{who}"
+    return "the game's flow" if s.flow else None
+
+
+def _shown(order) -> str:
+    return "[" + ", ".join("none" if p is None else f"Player {p + 1}" if type(p) is int else repr(p)
+                           for p in order[:8]) + (", ...]" if len(order) > 8 else "]")
 
 
 def _located(game, s) -> str | None:
@@ -322,6 +348,9 @@ def _advance(game, s, log):
                 env = [fr[1], fr[2], *BLANK[max(fn_, on) - 2]]
                 if of is not None:
                     fr[4] = list(of(s, env))
+                    if not all(type(p) is int for p in fr[4]):  # none (or a non-player) in the order
+                        raise RuleError(f"each_player: its order lists {_shown(fr[4])}: every item must be a "
+                                        "player", _at(game, node))
                 else:
                     first = ff(s, env) if ff is not None else (fr[1] if fr[1] is not None else 0)
                     if first is None:
@@ -367,6 +396,8 @@ def _advance(game, s, log):
                     raise RuleError(f"each_player went around {limit} times (its max)", _at(game, node))
             fr[3] = i + 1
             flow.append([node.children[0], order[i % len(order)], fr[2], 0, None, 0, 0])
+        elif k == END:  # the turn or round in which an end trigger was set is over: so is the game
+            flow.clear()
         elif k == EFFECT:
             flow.pop()
             if node.tmpl is not None and log is not None and node.fn is not None:

@@ -4,7 +4,7 @@ each action's menu planned (`menuplan`)."""
 
 from __future__ import annotations
 
-from .flow import (CALL, DEFAULT_MAX, EACH, EFFECT, IF, REPEAT, SEQ, SIMUL, STEP, Action, Node, Step, sig_col,
+from .flow import (CALL, DEFAULT_MAX, EACH, EFFECT, END, IF, REPEAT, SEQ, SIMUL, STEP, Action, Node, Step, sig_col,
                    sig_slow)
 from ..language.compiler import Scope, Unit
 from ..language.entries import label_of
@@ -66,6 +66,9 @@ class FlowCompiler:
                 self.event_notes[ev] = self.add(note)
         for hid, h in d["hooks"].items():
             self.hook(hid, h)
+        self.end_node = None  # where a game ends at the end of a turn or round (outcomes.place_end)
+        if any(isinstance(t, dict) and t.get("at") in ("turn", "round") for t in w.end_triggers.values()):
+            self.end_node = self.add(Node(END, ("end", "triggers")))
         for sid in self.step_defs:
             if not any(k[0] == sid for k in self.steps):
                 self.step(sid, None, ("steps", sid))  # compile unused steps too: their mistakes matter

@@ -8,6 +8,7 @@ piece is always in exactly one zone) and checked here too.
 from __future__ import annotations
 
 from .facing import piece_seen
+from .knowledge import place_leaks
 from .unseen import leaks as unseen_leaks
 from .visibility import secret, sees, var_modes
 
@@ -102,17 +103,19 @@ def hidden_leaks(game, s, viewer) -> list[str]:
     for (scope, name), vis in w.zone_visibility.items():
         if not secret(vis):
             continue
-        if scope == "global":
-            if not sees(vis, None, viewer) and isinstance(v["zones"][name], list) and v["zones"][name]:
-                problems.append(f"zone {name} is hidden but its pieces are listed")
-        else:
-            for pl, row in enumerate(v["player_zones"]):
-                if not sees(vis, pl, viewer) and isinstance(row[name], list) and row[name]:
-                    problems.append(f"player {pl + 1}'s {name} is shown to player {viewer + 1}")
-    for x in (_listed(v) if s.faces else ()):  # the zones' own rules are checked above
+        rows = [(None, v["zones"])] if scope == "global" else list(enumerate(v["player_zones"]))
+        for pl, row in rows:
+            where = f"zone {name}" if pl is None else f"player {pl + 1}'s {name}"
+            if vis == "contents" and isinstance(row[name], list) and len(row[name]) > 1:
+                problems.append(f"{where} keeps its order secret, but its pieces are listed in order")
+            elif vis not in ("contents", "top") and not sees(vis, pl, viewer) and isinstance(row[name], list) \
+                    and row[name]:
+                problems.append(f"{where} is shown to player {viewer + 1}, who may not see it")
+    for x in _listed(v):  # the zones' own rules are checked above; a pile's top and faces here
         if not piece_seen(game, s, x, viewer):
             problems.append(f"piece {x} ({s.types[x]}) is listed to player {viewer + 1}, who may not see it")
     problems += unseen_leaks(game, s, viewer, v)
+    problems += place_leaks(game, s, viewer, v)
     for pl, row in enumerate(v["player_vars"]):
         for name, mode in var_modes(w, "player").items():
             if not sees(mode, pl, viewer) and row.get(name) != "hidden":

@@ -3,6 +3,8 @@
 A definition may say, per end trigger (`end.triggers.ID`):
   - `now: true`: the game ends as soon as the effect that sets the trigger is over (the flow is emptied;
     no further step, hook or phase runs) — an immediate win or loss in the middle of a round;
+  - `at: turn | round` (`at: now` is `now: true`): the game ends when the turn, or the round, in which the
+    trigger was set is over (`place_end` marks the place in the flow stack); the flow needs no guard;
   - `result: all_win | all_lose`: everyone wins or everyone loses together (a cooperative game);
   - `winners: EXPR`: a player or a list of players who win (no player bound), instead of the scores.
 The first trigger set (in the order the game set them) that has a `result` or `winners` decides. Without
@@ -25,12 +27,19 @@ class Outcomes:
     """The compiled outcome rules of one game."""
 
     def __init__(self, w, scoring: dict):
-        self.now = frozenset(t for t, d in w.end_triggers.items() if isinstance(d, dict) and d.get("now"))
+        self.now = frozenset(t for t, d in w.end_triggers.items() if isinstance(d, dict) and (
+            d.get("now") or d.get("at") == "now"))
+        # trigger -> "turn" | "round": the game ends when the turn or round in which it was set is over
+        self.at = {t: d["at"] for t, d in w.end_triggers.items() if isinstance(d, dict) and d.get("at") in
+                   ("turn", "round")}
         self.by_trigger = {}  # trigger -> ("shared", "win"|"loss") | ("winners", f, n)
         for t, d in w.end_triggers.items():
             if not isinstance(d, dict):
                 continue
             path = ("end", "triggers", t)
+            if d.get("now") and d.get("at") not in (None, "now"):
+                w.error(f"an end trigger ends the game now or at the end of the {d['at']}, not both", path + ("at",),
+                        "leave out now: true")
             if "result" in d and "winners" in d:
                 w.error("an end trigger gives a shared result or its winners, not both", path + ("winners",))
             if "result" in d:
@@ -93,10 +102,44 @@ class Outcomes:
 
 
 def ends_now(game, s) -> bool:
-    """Has an end trigger with `now` been set: the flow stops (emptied in place, as effects expect)."""
+    """Has an end trigger with `now` been set: the flow stops (emptied in place, as effects expect). A
+    trigger set with `at: turn` or `at: round` marks where the game will end (`place_end`)."""
     now = game.outcomes.now
     if now and s.flow and any(t in now for t in s.ends):
         s.flow.clear()
         s.ev = []
         return True
+    at = game.outcomes.at
+    if at and s.flow:
+        for t in s.ends:
+            if t in at and place_end(game, s, t, at[t]):
+                s.ev = []
+                return True
+    return False
+
+
+def place_end(game, s, trigger, when) -> bool:
+    """Put the end of the game where the turn (`when` "turn") or the round ("round") in which `trigger` was
+    set is over: an END frame (game.end_node) in the flow stack, which empties the flow when the flow
+    machine comes back to it. For a turn, right above the innermost each_player loop (its current
+    player's turn runs to its end, hooks included); for a round, right above the innermost repeat (its pass
+    runs to its end), or without one right below the outermost each_player loop (it goes round the table).
+    With no such loop the game ends now (True). The frame names its trigger, so it is placed once."""
+    from .flow import EACH, END, REPEAT
+    flow, nodes, end = s.flow, game.nodes, game.end_node
+    if any(fr[0] == end and fr[2] == (trigger,) for fr in flow):
+        return False
+    kinds = [nodes[fr[0]].kind for fr in flow]
+    at = None
+    if when == "turn":
+        at = next((i + 1 for i in range(len(flow) - 1, -1, -1) if kinds[i] == EACH), None)
+    else:
+        at = next((i + 1 for i in range(len(flow) - 1, -1, -1) if kinds[i] == REPEAT), None)
+        if at is None:
+            at = next((i for i in range(len(flow)) if kinds[i] == EACH), None)
+    if at is None:
+        flow.clear()
+        return True
+    player = flow[at][1] if at < len(flow) else flow[at - 1][1]
+    flow.insert(at, [end, player, (trigger,), 0, None, 0, 0])
     return False

@@ -15,6 +15,7 @@ import time
 from typing import Any, Callable, Sequence
 
 from . import fastpath
+from .flow import where_now
 from ..players.bots import Bot, SeatView, make_bot, seat_seed
 from ..analysis.usage import UsageMeter
 
@@ -102,7 +103,7 @@ def play_game(
     clock = time.process_time  # CPU time: a loaded machine slows the bots' clock less than the wall's
     while not game.is_over(state):
         if decisions >= max_decisions:
-            raise GameTooLong(f"the game did not end within {max_decisions} decisions")
+            raise GameTooLong(f"the game did not end within {max_decisions} decisions{where_now(game, state)}")
         seat = game.current_player(state)
         bot = seat_bot[seat] if seat is not None else None
         if fast and hasattr(bot, "choose_index"):
@@ -110,7 +111,9 @@ def play_game(
             # loop made `state` (new_game or apply), so the decision may be played on it in place.
             n = fastpath.legal_count(game, state)
             if not n:
-                raise RuntimeError(f"the game is not over but no action can be chosen (after {decisions} decisions)")
+                from ..language.compiler import RuleError
+                raise RuleError(f"the game is not over but no action can be chosen (after {decisions} decisions)"
+                                f"{where_now(game, state)}")
             started = clock()
             i = bot.choose_index(n)
             think[seat] += clock() - started

@@ -5,8 +5,20 @@ from __future__ import annotations
 
 from .ratings import compile_ratings
 from .state import State
-from ..language.compiler import RuleError, Unit
+from ..language.compiler import RuleError, Unit, fault_words
 from ..language.entries import label_of
+
+
+FAULTS = (TypeError, KeyError, IndexError, AttributeError, ValueError, ZeroDivisionError)
+
+
+def _where(w, path, fallback) -> str:
+    """The file:line:col of a scoring expression (its name when the definition has no positions)."""
+    try:
+        loc = w.d.where(path)
+    except Exception:  # a definition built in memory
+        loc = None
+    return str(loc) if loc is not None and loc.line > 0 else fallback
 
 
 class Scoring:
@@ -23,7 +35,8 @@ class Scoring:
             if x is not None and x.t not in ("int", "bool", "any"):
                 w.error(f"a scoring item is a number, not a {x.t}", ("scoring", "items", iid, "expr"))
             elif x is not None:
-                self.score_items.append((iid, label_of(item, iid), x.f, u.n))
+                self.score_items.append((iid, label_of(item, iid), x.f, u.n,
+                                         _where(w, ("scoring", "items", iid, "expr"), f"scoring item {iid}")))
         self.tiebreaks = []
         for i, t in enumerate(sc.get("tiebreak") or []):
             u = Unit(player=True)
@@ -31,7 +44,7 @@ class Scoring:
             if x is not None and x.t not in ("int", "bool", "any"):
                 w.error(f"a tiebreak is a number, not a {x.t}", ("scoring", "tiebreak", i))
             elif x is not None:
-                self.tiebreaks.append((x.f, u.n))
+                self.tiebreaks.append((x.f, u.n, _where(w, ("scoring", "tiebreak", i), f"tiebreak {i + 1}")))
         self.score_order = sc.get("order", "high")
         items = sc.get("items")
         self.score_divisors = {}  # exact shares (`divided_by`); fractions are imported only for them
@@ -47,13 +60,16 @@ class Scoring:
         s.budget = 0  # the loop budget counts per reading of the scores
         for pl in range(s.n):
             row = {}
-            for iid, lab, f, n in self.score_items:
+            for iid, lab, f, n, where in self.score_items:
                 try:
                     v = f(s, [pl, None] + [None] * (n - 2))
-                except (TypeError, KeyError, IndexError, AttributeError, ValueError) as ex:
-                    raise RuleError(f"{type(ex).__name__}: {ex}", f"scoring item {iid}") from None
+                except RuleError as ex:
+                    raise (ex if ex.where else RuleError(ex.message, where)).ran_by(f"the scores, Player {pl + 1}") \
+                        from None
+                except FAULTS as ex:
+                    raise RuleError(fault_words(ex), where, f"the scores, Player {pl + 1}") from None
                 if type(v) not in (int, bool):
-                    raise RuleError(f"scoring item {iid} gave {v!r}, not a number")
+                    raise RuleError(f"scoring item {iid} gave {v!r}, not a number", where)
                 row[iid] = int(v)
                 if iid in self.score_divisors:
                     row[iid] = self._share(s, pl, iid, row[iid])
@@ -65,8 +81,14 @@ class Scoring:
         f, n = self.score_divisors[iid]
         try:
             return share(iid, v, f(s, [pl, None] + [None] * (n - 2)))
-        except (TypeError, KeyError, IndexError, AttributeError, ValueError) as ex:
-            raise RuleError(f"{type(ex).__name__}: {ex}", f"scoring item {iid} (divided_by)") from None
+        except RuleError as ex:
+            if ex.where:
+                raise
+            raise RuleError(ex.message, _where(self.world, ("scoring", "items", iid, "divided_by"),
+                                               f"scoring item {iid} (divided_by)")) from None
+        except FAULTS as ex:
+            raise RuleError(fault_words(ex), _where(self.world, ("scoring", "items", iid, "divided_by"),
+                                                    f"scoring item {iid} (divided_by)")) from None
 
     def scores(self, s: State) -> list:
         """Each seat's total: an int, or an exact Fraction where a scoring item is `divided_by`."""
@@ -81,14 +103,20 @@ class Scoring:
     def outcome(self, s: State) -> dict:
         bd = self.score_breakdown(s)
         scores = [self._total(r) for r in bd]
-        try:
-            tb = [[f(s, [pl, None] + [None] * (n - 2)) for f, n in self.tiebreaks] for pl in range(s.n)]
-        except (TypeError, KeyError, IndexError, AttributeError, ValueError) as ex:
-            raise RuleError(f"{type(ex).__name__}: {ex}", "scoring tiebreak") from None
-        for row in tb:
-            for v in row:
+        tb = []
+        for pl in range(s.n):
+            row = []
+            for f, n, where in self.tiebreaks:
+                try:
+                    v = f(s, [pl, None] + [None] * (n - 2))
+                except RuleError as ex:
+                    raise ex if ex.where else RuleError(ex.message, where) from None
+                except FAULTS as ex:
+                    raise RuleError(fault_words(ex), where, f"the tiebreaks, Player {pl + 1}") from None
                 if type(v) not in (int, bool):
-                    raise RuleError(f"a tiebreak gave {v!r}, not a number")
+                    raise RuleError(f"a tiebreak gave {v!r}, not a number", where)
+                row.append(v)
+            tb.append(row)
         sign = 1 if self.score_order == "high" else -1
         keys = [(sign * scores[pl],) + tuple(tb[pl]) for pl in range(s.n)]
         best = max(keys)

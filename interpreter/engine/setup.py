@@ -11,7 +11,7 @@ from .state import State, map_index
 from ..definition.limits import piece_count_problems
 from ..definition.problems import did_you_mean
 from ..definition.static_checks import same_value
-from ..language.compiler import NOCONST, RuleError, Unit
+from ..language.compiler import NOCONST, RuleError, Unit, fault_words
 
 
 class Setup:
@@ -117,6 +117,7 @@ class Setup:
         s.decisions = 0
         s.ends = []
         s.faces = {}
+        s.told = {}
         s.menu = None
         s.ids = None
         s.pcache = None
@@ -151,12 +152,26 @@ class Setup:
             if self.root is not None:
                 push(s, self.root, None, None)
             advance(self, s, log)
-        except RuleError as ex:
-            raise RuleError(f"during setup: {ex}") from None
-        except (TypeError, KeyError, IndexError, AttributeError, ValueError) as ex:
+        except RuleError as ex:  # the setup's own effect, or the flow up to the first decision
+            raise ex.ran_by("the setup") from None
+        except (TypeError, KeyError, IndexError, AttributeError, ValueError, ZeroDivisionError) as ex:
             # an init expression that fails (e.g. a table without that key): a rule error, not a crash
-            raise RuleError(f"during setup: {type(ex).__name__}: {ex}") from None
+            raise RuleError(fault_words(ex), self._init_where(s), "the setup (a var's init)") from None
         return s
+
+    def _init_where(self, s) -> str | None:
+        """Where the first var whose init fails is written (its init is evaluated again to find it)."""
+        w = self.world
+        for scope, inits, names, pl in (("global", self.ginit, w.gvars, None),
+                                        ("player", self.pinit, w.pvars, 0)):
+            by_slot = {slot: name for name, (slot, _) in names.items()}
+            for i, (t, f, n) in enumerate(inits):
+                try:
+                    self._init_value(s, t, f, n, pl)
+                except Exception:  # this is the one that failed
+                    loc = self.definition.where(("vars", scope, by_slot.get(i), "init"))
+                    return str(loc) if loc is not None else None
+        return None
 
     def _fresh_pieces(self, players: int, seats: int) -> "State":
         """The pieces of a new game for `players` with `seats` seats, before the setup: types, zones,

@@ -12,6 +12,8 @@ Layout (all indices are fixed by the compiled game, see `Layout`):
 - `ends`     the end triggers set so far (in order);
 - `faces`  the pieces with a visibility of their own (`facing`): {piece: [mode, seats]}, replaced, never
            changed in place (copies share it); in JSON only when some piece has one;
+- `told`   what seats were told of pieces (`knowledge`): {piece: {seat: {name: fact}}}, replaced like `faces`;
+           in JSON only when someone was told something;
 - `n`, `opts`, `decisions` the player count, the chosen options and how many decisions were taken.
 """
 
@@ -20,7 +22,7 @@ from __future__ import annotations
 
 class State:
     __slots__ = ("g", "p", "zones", "loc", "fields", "types", "flow", "rng", "n", "opts",
-                 "decisions", "menu", "ev", "budget", "ids", "ends", "pcache", "mapidx", "faces")
+                 "decisions", "menu", "ev", "budget", "ids", "ends", "pcache", "mapidx", "faces", "told")
 
     def copy(self, layout: "Layout") -> "State":
         """A copy that shares nothing mutable with this state (the piece types and faces are replaced,
@@ -57,6 +59,7 @@ class State:
         t.decisions = self.decisions
         t.ends = self.ends[:]
         t.faces = self.faces
+        t.told = self.told
         t.menu = None
         t.ids = None
         t.pcache = None
@@ -71,7 +74,7 @@ class State:
                 and self.fields == other.fields and self.types == other.types
                 and self.flow == other.flow and self.rng == other.rng and self.n == other.n
                 and self.opts == other.opts and self.decisions == other.decisions and self.ends == other.ends
-                and self.faces == other.faces)
+                and self.faces == other.faces and self.told == other.told)
 
     __hash__ = None
 
@@ -141,6 +144,9 @@ def to_json(s: State, layout: Layout, game_id: str) -> dict:
     if s.faces:
         from .facing import to_json as faces_json
         d["faces"] = faces_json(s.faces)
+    if s.told:
+        from .knowledge import to_json as told_json
+        d["told"] = told_json(s.told)
     return d
 
 
@@ -169,7 +175,7 @@ def from_json(d: dict, layout: Layout, game_id: str) -> State:
     try:
         if d.get("game") != game_id:
             raise StateFormatError(f"state is of game {d.get('game')!r}, not {game_id!r}")
-        _exact_keys(d, _KEYS + (("faces",) if "faces" in d else ()), "the state")
+        _exact_keys(d, _KEYS + tuple(k for k in ("faces", "told") if k in d), "the state")
         _exact_keys(d["vars"], layout.gvars, "vars")
         _exact_keys(d["zones"], layout.gzones, "zones")
         _exact_keys(d["pieces"], ("types", "fields"), "pieces")
@@ -206,6 +212,8 @@ def from_json(d: dict, layout: Layout, game_id: str) -> State:
         s.flow = [_frame(f) for f in d["flow"]]
         from .facing import from_json as faces_from
         s.faces = faces_from(d["faces"], len(s.types), s.n) if "faces" in d else {}
+        from .knowledge import from_json as told_from
+        s.told = told_from(d["told"], len(s.types), s.n) if "told" in d else {}
         s.menu = None
         s.ids = None
         s.pcache = None

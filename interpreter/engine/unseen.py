@@ -14,7 +14,7 @@ that does not.
 from __future__ import annotations
 
 from .facing import piece_seen
-from .visibility import zone_seen
+from .visibility import secret, zone_mode
 
 
 def setup_types(game, n: int, opts: dict) -> list:
@@ -30,7 +30,7 @@ def unseen_pieces(game, s, viewer) -> list[int]:
     """The pieces seat `viewer` may not see, in id order."""
     out = set()
     for z, content in enumerate(s.zones):
-        if content and not zone_seen(game, z, viewer):
+        if content and secret(zone_mode(game, z)[0]):
             out.update(x for x in content if not piece_seen(game, s, x, viewer))
     for x in (s.faces or ()):
         if not piece_seen(game, s, x, viewer):

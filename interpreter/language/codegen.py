@@ -32,11 +32,36 @@ class CompileError(Exception):
 
 
 class RuleError(Exception):
-    """A rule failed while running (e.g. moving a piece into a full zone); names where it is written."""
+    """A rule failed while running (e.g. moving a piece into a full zone); names where it is written
+    (`where`, file:line:col) and what ran it (`during`: the step and action, the phase or the hook)."""
 
-    def __init__(self, message: str, where: str | None = None):
-        super().__init__(f"{where}: {message}" if where else message)
-        self.message, self.where = message, where
+    def __init__(self, message: str, where: str | None = None, during: str | None = None):
+        text = f"{where}: {message}" if where else message
+        super().__init__(text + (f" (during {during})" if during else ""))
+        self.message, self.where, self.during = message, where, during
+
+    def ran_by(self, during: str | None) -> "RuleError":
+        """This error, saying what ran the rule (unless it says so already)."""
+        if self.during is not None or not during:
+            return self
+        return RuleError(self.message, self.where, during)
+
+
+def fault_words(ex: Exception) -> str:
+    """What a Python exception raised by a running rule means, in an author's words."""
+    text = str(ex)
+    if isinstance(ex, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(ex, (TypeError, AttributeError)) and "None" in text:
+        return ("a value is none where a piece, a player, a number or a list is needed (the first of nothing, a "
+                "var not set yet, an empty place): test it with `!= none` first")
+    if isinstance(ex, KeyError):
+        return f"no entry {text} in this map or table"
+    if isinstance(ex, IndexError):
+        return "an index past the end of a list or a zone"
+    if isinstance(ex, RecursionError):
+        return "values nested too deep to compute"
+    return f"{type(ex).__name__}: {text}"
 
 
 # What a part of the rules may raise when it runs on values it was not meant for (a condition asked out of

@@ -20,14 +20,14 @@ from lark import Token
 from ..definition.limits import MAX_COMPILE_WORK, MAX_EXPR_DEPTH, MAX_GAME_WORK
 from .calls import Calls
 from .codegen import (CODES, LIMIT, MAX_PARENS, NOCONST, CompileError, Pool, RuleError, Scope, Unit, X, charge,
-                      const, elem_type, record)
+                      const, elem_type, fault_words, record)
 from .names import Names
 from .operators import Operators
 from .statements import Statements
 
 # What the rest of the engine imports from here (defined in codegen, the compiler's parts' common ground).
 __all__ = ["CODES", "LIMIT", "NOCONST", "CompileError", "Compiler", "Pool", "RuleError", "Scope", "Unit", "X",
-           "charge", "const", "elem_type", "record"]
+           "charge", "const", "elem_type", "fault_words", "record"]
 
 
 class Compiler(Names, Operators, Calls, Statements):

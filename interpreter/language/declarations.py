@@ -8,7 +8,7 @@ from . import lists
 from .dsl import DslSyntaxError, parse_expr
 from .entries import label_of, unwrap
 from ..definition.problems import Problem, did_you_mean
-from ..definition.static_checks import table_problems
+from ..definition.static_checks import integer_problems, table_problems
 from ..engine.state import Layout
 
 
@@ -69,6 +69,8 @@ class Declarations:
                                ("tables", name), "a by_players table lists every supported player count")
             self.tables[name] = (v, by_players)
         for message, path in table_problems(self.d["tables"]):
+            self.error(message, path)
+        for message, path in integer_problems(self.d.sections):
             self.error(message, path)
 
     def count_value(self, v, path):
@@ -144,9 +146,19 @@ class Declarations:
         self.gsize = [None] * len(gz)
         self.psize = [None] * len(pz)
         self.zone_visibility = {}
+        self.zone_top = {}  # a pile that shows its top pieces only: how many
         for (scope, name), z in self.zone_defs.items():
             vis = z.get("visibility", "public")
             self.zone_visibility[(scope, name)] = vis
+            if z.get("top") is not None:
+                if vis != "top":
+                    self.error(f"zone {name}: 'top' is how many pieces of a pile show, with visibility: top",
+                               ("zones", scope, name, "top"))
+                elif type(z["top"]) is not int or z["top"] < 1:
+                    self.error(f"zone {name}: 'top' is how many pieces show, a whole number from 1",
+                               ("zones", scope, name, "top"))
+                else:
+                    self.zone_top[(scope, name)] = z["top"]
             size_prop = z.get("size")
             if size_prop is not None and size_prop not in self.props:
                 self.error(f"zone size property '{size_prop}' is not a component property",

@@ -3,7 +3,8 @@
 Every label of a phase, step, repeat, effect, hook, event or action may hold `{expression}` holes. A hole
 is compiled like any expression (names and types are checked at load, with the file:line:col of the
 label); it must give something a person can read: a number, a yes/no, a text, a player, a piece, a kind
-value or a list of those.
+value (also typed by its kind, as an event argument `colour: colour` is: shown by the value's label) or a list
+of those.
 
 A label is rendered for one seat at a time, so what the rules hide stays hidden:
 - a piece is named only to a seat that may see the zone it is in; others read its class ("a card");
@@ -53,7 +54,7 @@ def compile_label(w, raw, default, unit, sc, path):
             finally:
                 mine, w.reads = w.reads, outer
                 w.reads |= mine
-            if x is not None and not (x.t in READABLE or x.t.startswith("list:")):
+            if x is not None and not (x.t in READABLE or x.t.startswith("list:") or x.t in w.kinds):
                 w.error(f"a label hole shows a number, text, player, piece or kind value, not a {x.t} "
                         f"({{{hole.strip()}}})", path + ("label",))
             out.append((None, x.f if x else (lambda s, e: "?"), x.t if x else "str",

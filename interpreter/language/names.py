@@ -6,13 +6,16 @@ from __future__ import annotations
 from lark import Tree
 
 from ..definition.problems import did_you_mean
-from .codegen import LIMIT, NOCONST, X, CompileError, _value_type, const
+from .codegen import LIMIT, NOCONST, X, CompileError, RuleError, _value_type, const
 
 
 class Names:
     """Part of `Compiler` (see the module doc)."""
 
     def x_number(self, n, sc):
+        digits = str(n.children[0]).lstrip("-+")
+        if len(digits) > 20:  # int() of thousands of digits is slow, and past 4,300 refused by Python
+            raise CompileError(f"an integer of {len(digits)} digits is beyond the limit of ±2**53", n)
         v = int(n.children[0])
         if not -LIMIT <= v <= LIMIT:
             raise CompileError(f"integer {v} is beyond the limit of ±2**53", n)
@@ -209,6 +212,10 @@ class Names:
                 raise CompileError(f"a zone family is indexed by a value of {b.t[6:]}, not a {k.t}", key)
             offsets = {v: i for i, v in enumerate(values)}
             return self.gen(f"({self.src(b)})[{self.pool.ref(offsets)}[{self.src(k)}]]", "zone")
+        if b.t == "zone":  # the piece at a place of a zone (0 is the top): a card chosen by its place
+            if k.t not in ("int", "any"):
+                raise CompileError(f"a zone is indexed by a place (a whole number, 0 is the top), not a {k.t}", key)
+            return self.gen(f"{self.pool.ref(piece_at)}(s, {self.src(b)}, {self.src(k)})", "piece")
         if b.t == "map":
             if k.t in ("bool", "player", "piece") or (k.t == "int" and not self.w.number_kinds):
                 raise CompileError(f"a map's keys are the values of its kind, not a {k.t}", key)
@@ -227,3 +234,11 @@ class Names:
             et = b.t[5:] if b.t.startswith("list:") else "any"
             return self.gen(f"({self.src(b)})[{self.src(k)}]", et)
         raise CompileError(f"cannot index a value of type {b.t}", n)
+
+
+def piece_at(s, z, i):
+    """The piece at place i of zone z (0 is the top); a rule error where there is none."""
+    pieces = s.zones[z]
+    if type(i) is not int or not 0 <= i < len(pieces):
+        raise RuleError(f"a zone of {len(pieces)} pieces has no place {i!r} (places are 0 to {len(pieces) - 1})")
+    return pieces[i]

@@ -48,7 +48,9 @@ class Operators:
         # A value of unknown type (a table entry) must be a number before `*` can repeat a text or list.
         sa, sb = (f"{self.pool.ref(_number)}({x})" if t.t == "any" else x for x, t in ((sa, a), (sb, b)))
         if op in ("//", "%"):
-            if b.c is not NOCONST and b.c != 0:  # a constant divisor: no zero to guard against
+            if b.c is not NOCONST and b.c == 0:
+                raise CompileError(f"division by zero: the divisor of `{op}` is always 0", n)
+            if b.c is not NOCONST:  # a constant divisor: no zero to guard against
                 return self.gen(f"(({sa}) {op} ({sb}))", "int")
             d = self.temp()
             zero = self.pool.ref(_division_by_zero)

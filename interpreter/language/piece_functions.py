@@ -1,12 +1,15 @@
-"""The DSL functions of pieces' own state: what zone a piece is held by, what a piece has become, who sees it.
+"""The DSL functions of pieces' own state: what zone a piece is held by, what a piece has become, who sees it,
+what a seat was told of it.
 
 Registered in the vocabulary (`vocabulary.FUNCTIONS`) like every other function; the concepts live in
-`zonevalues` (zones held by pieces), `promotion` (types that change) and `facing` (visibility per piece).
+`zonevalues` (zones held by pieces), `promotion` (types that change), `facing` (visibility per piece) and
+`knowledge` (what a seat was told of a piece it may not see).
 """
 
 from __future__ import annotations
 
-from ..engine import facing
+from ..engine import facing, knowledge
+from .codegen import NOCONST
 from .compiler import CompileError, X
 from .promotion import become
 from .vocabulary import _want, _zone, fn
@@ -76,6 +79,47 @@ def _sees(c, a, node):
 
     def f(s, e):
         return facing.piece_seen(_GameOf(game), s, xf(s, e), pf(s, e))
+    return X(f, "bool")
+
+
+def _told_name(c, x, node, what) -> str:
+    """The name in quotes of a field, a property or 'type' (what a seat can be told of a piece)."""
+    w = c.w
+    names = ["type"] + [f for f, (col, t) in w.fields.items() if t != "map"] + list(w.props)
+    if x.c is NOCONST or x.c not in names:
+        from ..definition.problems import did_you_mean
+        raise CompileError(f"{what} takes the name of a field or property in quotes, e.g. 'colour'", node,
+                           did_you_mean(str(x.c), names) if x.c is not NOCONST else None)
+    w.reads.add(("field", x.c) if x.c in w.fields else ("prop", x.c))
+    return x.c
+
+
+@fn("tell", 3, 4, effect=True)
+def _tell(c, a, node):
+    """tell(p, x, 'field'): seat p learns piece x's field (or property, or 'type') as it is now, even
+    where it may not see x; tell(p, x, 'field', v): p learns whether it is v ("v" or "not v")."""
+    _want(a[0], ("player",), "tell() seat", node)
+    _want(a[1], ("piece",), "tell() piece", node)
+    name = _told_name(c, a[2], node, "tell()")
+    w, pf, xf = c.w, a[0].f, a[1].f
+    if len(a) == 3:
+        return X(lambda s, e: knowledge.tell(w, s, pf(s, e), xf(s, e), name), "none")
+    vf = a[3].f
+    return X(lambda s, e: knowledge.tell(w, s, pf(s, e), xf(s, e), name, vf(s, e), True), "none")
+
+
+@fn("knows", 3)
+def _knows(c, a, node):
+    """knows(p, x, 'field'): does seat p know piece x's field (it sees x, or was told it)."""
+    _want(a[0], ("player",), "knows() seat", node)
+    _want(a[1], ("piece",), "knows() piece", node)
+    name = _told_name(c, a[2], node, "knows()")
+    pf, xf = a[0].f, a[1].f
+    game = _GameOf(c.w)
+
+    def f(s, e):
+        p, x = pf(s, e), xf(s, e)
+        return knowledge.knows(s, p, x, name) or facing.piece_seen(game, s, x, p)
     return X(f, "bool")
 
 

@@ -9,7 +9,7 @@ from lark import Tree
 from ..definition.limits import MAX_BLOCK_DEPTH, MAX_STATEMENTS
 from ..definition.problems import did_you_mean
 from .codegen import (LIMIT, NOCONST, X, CompileError, RuleError, Scope, _bad_value, _budget_exceeded, _no_key,
-                      _while_exceeded, elem_type)
+                      _while_exceeded, elem_type, fault_words)
 
 
 class Statements:
@@ -262,6 +262,6 @@ def _relocator(locs):
         if isinstance(ex, RuleError):
             return ex if ex.where is not None else RuleError(ex.message, loc)
         if isinstance(ex, (TypeError, KeyError, IndexError, AttributeError, ValueError, ZeroDivisionError)):
-            return RuleError(f"{type(ex).__name__}: {ex}", loc)
+            return RuleError(fault_words(ex), loc)
         return ex
     return relocate

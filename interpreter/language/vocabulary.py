@@ -306,7 +306,11 @@ def _shuffle(c, a, node):
     zf = _zone(c, a[0], node, "shuffle()")
 
     def sh(s, e):
-        s.rng = rng.shuffle(s.rng, s.zones[zf(s, e)], s.types)
+        z = s.zones[zf(s, e)]
+        if s.told:  # no seat can follow a piece through a shuffle: what it was told is forgotten
+            from ..engine.knowledge import forget
+            forget(s, z)
+        s.rng = rng.shuffle(s.rng, z, s.types)
     return X(sh, "none")
 
 
@@ -341,8 +345,9 @@ def _transfer(c, a, node):
 
 @fn("end_game", 1, effect=True)
 def _end_game(c, a, node):
-    """end_game(trigger): set an end trigger declared in `end.triggers` (the flow decides when the game
-    then ends, by reading `game_ending`); the outcome lists the triggers set."""
+    """end_game(trigger): set an end trigger declared in `end.triggers` (the game then ends when its `at`
+    says: now, at the end of the turn or round, or by default when the flow ends, reading `game_ending`);
+    the outcome lists the triggers set."""
     x = a[0]
     if x.c is NOCONST or x.c not in c.w.end_triggers:
         from ..definition.problems import did_you_mean

@@ -220,6 +220,9 @@ class World(Declarations, Components, Modifiers):
         if s.faces and x in s.faces:  # a piece's own visibility lasts until it moves
             from ..engine.facing import forget
             forget(s, x)
+        if old != z and s.told and x in s.told:  # what a seat was told of it, it can no longer follow
+            from ..engine.knowledge import forget as forget_told
+            forget_told(s, (x,))
         if old == z:
             s.zones[z].remove(x)
         else:

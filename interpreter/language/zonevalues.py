@@ -170,3 +170,6 @@ class PieceZones:
             s.zones[old][pos:pos] = held
             for y in held:
                 s.loc[y] = old
+            if s.told:  # they changed zone: what seats were told of them is forgotten
+                from ..engine.knowledge import forget
+                forget(s, held)

@@ -13,6 +13,10 @@ What is hidden, and how it is filled (all from the definition, never from the tr
   view shows. A hidden zone takes only the piece types it was seen to hold when the definition was set up
   and played (a few seeded random games, learned once per game and player count), so a face-down stack of
   one kind of tile is refilled with that kind; a piece that fits no hidden zone so goes to any of them.
+- **what the seat knows of hidden zones**: the pieces it knows to be in a hidden zone (a `contents` pile's,
+  or pieces shown to it) stay in that zone, at random places (their order is what it does not know); a
+  `top` pile keeps its top; a place the seat was told something of (`knowledge`: "red", "not 3") gets a
+  piece that fits every fact, dealt first, and the sampled state's seat is told the same.
 - **what the view leaves blank of an unseen piece** (its fields, `unseen`): each unseen piece keeps its
   id's type and takes its field values from the setup, so it is dealt whole, as a piece of the definition.
 - **private vars** (another player's `visible: owner` var, a `visible: none` global var): an integer var
@@ -31,6 +35,7 @@ import random
 import weakref
 from typing import Any
 
+from ..engine import knowledge as told_facts
 from ..engine import rng as game_rng
 from ..engine.invariants import resource_totals
 from ..engine.state import from_json
@@ -116,12 +121,13 @@ class Knowledge:
         vis = self.game.world.zone_visibility
         out = []
         for name, z in lay.gzones.items():
-            if vis.get(("global", name)) in ("hidden", "owner"):
+            if vis.get(("global", name)) in ("hidden", "owner", "top"):
                 out.append(z)
         for pl in range(players):
             for name in lay.pzones:
                 v = vis.get(("player", name))
-                if v == "hidden" or (v == "owner" and pl != viewer):
+                if v in ("hidden", "top") or (v == "owner" and pl != viewer) \
+                        or (v == "others" and (viewer is None or pl == viewer)):
                     out.append(lay.zone_index(name, pl))
         return out
 
@@ -159,12 +165,15 @@ class Determinizer:
         # Every zone with pieces this seat does not see: its known pieces and None for each unknown one (a
         # hidden zone: the pieces revealed to the seat, then the rest; a zone it sees: its face-down pieces).
         self.slots: dict[int, list] = {}
+        self.seen_in: dict[int, list] = {}  # a hidden zone: the pieces the seat knows are in it, not where
         for pl, row in [(None, view["zones"])] + list(enumerate(view["player_zones"])):
             for name, pieces in row.items():
                 z = lay.zone_index(name) if pl is None else lay.zone_index(name, pl)
                 if isinstance(pieces, dict):
                     known = list(pieces.get("seen", ()))
-                    self.slots[z] = known + [None] * (int(pieces["hidden"]) - len(known))
+                    self.slots[z] = [None] * int(pieces["hidden"])
+                    if known:
+                        self.seen_in[z] = known
                 elif None in pieces:
                     self.slots[z] = list(pieces)
                     known = pieces
@@ -173,14 +182,18 @@ class Determinizer:
                 seen.update(x for x in known if x is not None)
         ntypes = len(view["pieces"]["types"])
         self.unseen = [x for x in range(ntypes) if x not in seen]
+        # What the seat was told of pieces it may not see, by place (`knowledge`): those places first.
+        self.facts = {(lay.zone_index(e["zone"]) if e["player"] is None else lay.zone_index(e["zone"], e["player"]),
+                       e["at"]): e["facts"] for e in view.get("known", ())}
         # Zones with unknown pieces and how many, the most particular first (they get first pick of the pieces).
-        zones = [(z, slots.count(None)) for z, slots in self.slots.items()]
+        zones = [(z, slots.count(None) - len(self.seen_in.get(z, ()))) for z, slots in self.slots.items()]
         self.zones = sorted(((z, n, k.can_hold(z)) for z, n in zones),
                             key=lambda e: (len(e[2]) if e[2] else 1 << 30, e[0]))
         # Hidden vars: their slots, with start values; conserved ones share what the view leaves over.
         start = k.start
         data = _without_hidden_marks(view)
         data["pieces"] = self._unseen_filled(view, start)
+        self.piece_data = data["pieces"]  # the values the places with facts are matched against
         hidden_vars = []  # (scope, player, slot, resource)
         for name in k.secret:
             slot = lay.gvars[name]
@@ -203,10 +216,11 @@ class Determinizer:
             else:
                 data["player_zones"][owner][name] = pieces
         data["rng"] = 0
-        # where a zone the seat sees lists a face-down piece (`facing`)
-        self.face_down = {z: [i for i, x in enumerate(slots) if x is None] for z, slots in self.slots.items()
-                          if not self._hidden(view, z)}
-        for key in VIEW_ONLY:  # what a view adds to a state's data (whose seat it is, who decides)
+        # where a zone the seat sees lists a face-down piece (`facing`; below the top of a pile that shows
+        # its top only, the pile's own rule hides it)
+        self.face_down = {z: [i for i, x in enumerate(slots) if x is None and i < self._shown(z)]
+                          for z, slots in self.slots.items() if not self._hidden(view, z)}
+        for key in VIEW_ONLY:  # what a view adds to a state's data (whose seat it is, who decides, labels)
             data.pop(key, None)
         self.template = from_json(data, lay, game.id)  # its shape is the view's: no further check
         _unseal(game, self.template)
@@ -242,6 +256,11 @@ class Determinizer:
                     col[x] = _plain(start.fields[c][x])
         return {"types": list(view["pieces"]["types"]), "fields": fields}
 
+    def _shown(self, z) -> int:
+        """How many places from the top of zone z its own rule shows (all but in a `top` pile)."""
+        from ..engine.visibility import TOP, top_count, zone_mode
+        return top_count(self.game, z) if zone_mode(self.game, z)[0] == TOP else 1 << 30
+
     def _hidden(self, view, z) -> bool:
         lay = self.game.layout
         owner, name = lay.zone_owner(z), lay.zone_name(z)
@@ -253,20 +272,53 @@ class Determinizer:
         return cls(game, view)
 
     def _deal(self, r: random.Random) -> dict[int, list[int]]:
+        """The pieces of every zone the seat does not see whole: the known ones kept, the pieces it knows
+        to be in a hidden zone put in random places of it (their order is what it does not know), each
+        place it was told something of given a piece that fits (`knowledge`), the rest dealt at random."""
         pool = self.unseen[:]
         r.shuffle(pool)
         types = self.view["pieces"]["types"]
-        out = {}
-        for z, n, holds in self.zones:
+        out = {z: list(slots) for z, slots in self.slots.items()}
+        for z, known in self.seen_in.items():
+            free = [i for i, x in enumerate(out[z]) if x is None and (z, i) not in self.facts]
+            for x, i in zip(known, r.sample(free, min(len(known), len(free)))):
+                out[z][i] = x
+        taken: set = set()
+        for (z, i), facts in sorted(self.facts.items(), key=lambda e: len(e[1]), reverse=True):
+            if z not in out or i >= len(out[z]) or out[z][i] is not None:
+                continue
+            holds = self.k.can_hold(z)
+            fitting = [x for x in pool if x not in taken and self._fits(x, facts)]
+            pick = next((x for x in fitting if not holds or types[x] in holds), fitting[0] if fitting else None)
+            if pick is None:  # nothing fits (a field changed since the setup): any piece, its fields set
+                pick = next((x for x in pool if x not in taken), None)
+            if pick is not None:
+                taken.add(pick)
+                out[z][i] = pick
+        pool = [x for x in pool if x not in taken]
+        for z, _, holds in self.zones:
+            n = out[z].count(None)
             take = [x for x in pool if types[x] in holds][:n] if holds else []
             if len(take) < n:  # nothing learned fits: any unseen piece
-                taken = set(take)
-                take += [x for x in pool if x not in taken][:n - len(take)]
-            taken = set(take)
-            pool = [x for x in pool if x not in taken]
+                chosen = set(take)
+                take += [x for x in pool if x not in chosen][:n - len(take)]
+            chosen = set(take)
+            pool = [x for x in pool if x not in chosen]
             dealt = iter(take)
-            out[z] = [next(dealt) if x is None else x for x in self.slots[z]]
+            out[z] = [next(dealt) if x is None else x for x in out[z]]
         return out
+
+    def _fits(self, x, facts) -> bool:
+        return all(told_facts.fits(fact, self._value(x, name)) for name, fact in facts.items())
+
+    def _value(self, x, name):
+        types = self.piece_data["types"]
+        if name == "type":
+            return types[x]
+        col = self.piece_data["fields"].get(name)
+        if col is not None:
+            return col[x]
+        return self.game.world.props.get(name, {}).get(types[x])
 
     def sample(self, r: random.Random):
         """A full state consistent with the view: hidden pieces dealt, hidden vars filled, a fresh
@@ -285,6 +337,8 @@ class Determinizer:
                     faces[pieces[i]] = ["down", []]
         if faces is not None:
             s.faces = faces
+        if self.facts:
+            self._told(s)
         for holders, left in self.shares:
             counts = [0] * len(holders)
             for _ in range(left):
@@ -295,12 +349,29 @@ class Determinizer:
         return s
 
 
+    def _told(self, s) -> None:
+        """The sampled state's seat knows what the view says it knows, of the pieces dealt to those places
+        (and a positive fact of a field holds in the sample, whatever the piece's setup value)."""
+        viewer, lay = self.view["viewer"], self.game.layout
+        told = {}
+        for (z, i), facts in self.facts.items():
+            if i >= len(s.zones[z]):
+                continue
+            x = s.zones[z][i]
+            for name, fact in facts.items():
+                col = lay.fields.get(name)
+                if col is not None and told_facts.IS in fact and s.fields[col][x] != fact[told_facts.IS]:
+                    s.fields[col][x] = fact[told_facts.IS]
+            told[x] = {viewer: {name: dict(fact) for name, fact in facts.items()}}
+        s.told = told
+
+
 def sample_state(game, view: dict, r: random.Random):
     """One state consistent with `view` (a Determinizer used once)."""
     return Determinizer.of(game, view).sample(r)
 
 
-VIEW_ONLY = ("viewer", "to_move")
+VIEW_ONLY = ("viewer", "to_move", "known", "flow_labels")
 
 
 def _unseal(game, s) -> None:

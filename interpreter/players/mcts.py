@@ -93,6 +93,9 @@ class MctsBot(Bot):
     `prior` (visits each root action starts with, worth its one-step value; 0: none)."""
 
     name = "mcts"
+    # The most it may think per decision, in ms, whatever its budget (None: no ceiling). A host that runs
+    # bots for others (the web table) sets it, so that `iterations=N` cannot hold a worker for ever.
+    ceiling_ms: float | None = None
 
     def __init__(self, seed: Any = None, iterations: int | None = None, ms: float | None = None,
                  c: float = DEFAULT_C, depth: int = DEFAULT_DEPTH, prior: int = DEFAULT_PRIOR,
@@ -135,6 +138,7 @@ class MctsBot(Bot):
         play = Player(game)
         root = Node(None)
         deadline = time.perf_counter() + self.ms / 1000.0 if self.ms is not None else None
+        ceiling = time.perf_counter() + self.ceiling_ms / 1000.0 if self.ceiling_ms is not None else None
         done = 0
         primed = self.prior <= 0
         while True:
@@ -142,6 +146,8 @@ class MctsBot(Bot):
                 if done and time.perf_counter() >= deadline:
                     break
             elif done >= self.iterations:
+                break
+            if ceiling is not None and done and time.perf_counter() >= ceiling:
                 break
             done += 1
             state = sampler.sample(rng)  # a fresh state: the search owns it and plays on it in place

@@ -144,6 +144,8 @@ FUNCTION_WORDS = {
         "reveal/1": "turn {0} face up for everyone", "reveal/2": "show {0} to {1}",
         "face_down": "turn {0} face down", "hide": "{0} follows its zone's visibility again",
         "sees": "{0} may see {1}",
+        "tell/3": "tell {0} the {2} of {1}", "tell/4": "tell {0} whether the {2} of {1} is {3}",
+        "knows": "{0} knows the {2} of {1}",
     },
     "zh": {
         "len": "{0}的数量", "count": "{0}的数量", "size": "{0}中的配件数", "values": "{0}的所有取值",
@@ -163,6 +165,7 @@ FUNCTION_WORDS = {
         "holder": "承载{0}的配件", "become": "{0}变为{1}", "reveal/1": "将{0}向所有人翻开",
         "reveal/2": "将{0}展示给{1}", "face_down": "将{0}背面朝上", "hide": "{0}恢复其区域的可见性",
         "sees": "{0}能看到{1}",
+        "tell/3": "告诉{0}{1}的{2}", "tell/4": "告诉{0}{1}的{2}是否为{3}", "knows": "{0}知道{1}的{2}",
     },
     STRUCTURAL: {},
 }

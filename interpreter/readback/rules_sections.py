@@ -331,7 +331,9 @@ class RuleSections:
         lines = []
         for k, v in (end.get("triggers") or {}).items():
             by = [title for path, title, txts in self.rules if any(re.search(r"end_game\(\s*" + re.escape(k) + r"\s*\)", t) for t in txts)]
-            lines.append((self.label(v, k), ([(f"{self.w['set_by']}: " + "; ".join(by), [])] if by else [])
+            at = "now" if isinstance(v, dict) and v.get("now") else (v or {}).get("at") if isinstance(v, dict) else None
+            lines.append((self.label(v, k), ([(self.w[f"end_at_{at}"], [])] if at in ("now", "turn", "round") else [])
+                          + ([(f"{self.w['set_by']}: " + "; ".join(by), [])] if by else [])
                           + self.marks(f"end.triggers.{k}", v)))
         self.ul(lines + (self.marks("end", end) if end else []))
 

@@ -36,6 +36,9 @@ WORDS = {
         "item": "Item", "rule": "Rule", "order_high": "The player with the most points wins.",
         "order_low": "The player with the fewest points wins.", "ties_then": "Ties are broken by, in order (the higher value wins):",
         "shared": "Players still tied share the victory.", "trigger": "Trigger", "set_by": "set by",
+        "end_at_now": "the game ends as soon as it is set", "end_at_turn":
+        "the game ends at the end of the turn in which it is set", "end_at_round":
+        "the game ends at the end of the round in which it is set",
         "game_ends_when": "The game ends when the flow ends; an end trigger makes the flow stop where it reads the ending.",
         "option": "Option", "reading": "Reading", "why_default": "why the default", "dispute_of": "dispute",
         "default_reading": "default reading", "other_readings": "other readings", "players_n": "{n} players",
@@ -75,6 +78,8 @@ WORDS = {
         "set_to": "设为{v}", "param_default": "默认{v}", "changed_by": "修正来源", "unchanged": "没有配件修正它",
         "item": "项目", "rule": "规则", "order_high": "分数最高的玩家获胜。", "order_low": "分数最低的玩家获胜。",
         "ties_then": "平手时依次比较(数值高者胜):", "shared": "仍然平手的玩家共享胜利。", "trigger": "触发条件", "set_by": "设定于",
+        "end_at_now": "一旦设定游戏立即结束", "end_at_turn": "在设定它的回合结束时游戏结束",
+        "end_at_round": "在设定它的一轮结束时游戏结束",
         "game_ends_when": "流程结束时游戏结束;结束条件使流程在检查结束的地方停止。",
         "option": "选项", "reading": "解读", "why_default": "默认的理由", "dispute_of": "争议",
         "default_reading": "默认解读", "other_readings": "其他解读", "players_n": "{n}人",

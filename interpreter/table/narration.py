@@ -61,38 +61,40 @@ def _join(counter: Counter) -> str:
     return ", ".join(f"{name} ×{n}" if n > 1 else name for name, n in counter.items())
 
 
-def _counter_lines(who: str, label: str, old: dict, new: dict, lang: str) -> list[str]:
+def _counter_lines(who: str, label: str, old: dict, new: dict, lang: str, values: bool = False) -> list[str]:
     """One line per count that changed (a map's kinds one by one), else the old and new text."""
     if old.get("parts") is not None and new.get("parts") is not None:
         was = dict(map(tuple, old["parts"]))
-        return [_counter_line(who, f"{label} {k}", {"value": was[k], "number": True}, {"value": n, "number": True}, lang)
+        return [_counter_line(who, f"{label} {k}", {"value": was[k], "number": True}, {"value": n, "number": True}, lang,
+                              values)
                 for k, n in new["parts"] if k in was and was[k] != n]
-    return [_counter_line(who, label, old, new, lang)]
+    return [_counter_line(who, label, old, new, lang, values)]
 
 
-def _counter_line(who: str, label: str, old: dict, new: dict, lang: str) -> str:
+def _counter_line(who: str, label: str, old: dict, new: dict, lang: str, values: bool = False) -> str:
+    """A counter that changed: "9 → 8 (−1)", or with `values` its value now and the change ("now 8 (−1)")."""
     a, b = _number(old["value"]), _number(new["value"])
     if a is not None and b is not None and old.get("number", True) and new.get("number", True):
-        key = "gains" if b > a else "loses"
+        key = ("now_gains" if b > a else "now_loses") if values else ("gains" if b > a else "loses")
         return say(key, lang, who=who, what=label, old=a, new=b, d=abs(b - a))
     return say("changes", lang, who=who, what=label, old=old["text"], new=new["text"])
 
 
-def area_changes(old: dict, new: dict, lang: str, level: str) -> list[str]:
+def area_changes(old: dict, new: dict, lang: str, level: str, values: bool = False) -> list[str]:
     who = new["title"] if new["seat"] is None else new.get("who") or _who(new, lang)
     lines = []
     before = {c["id"]: c for c in old["counters"]}
     for c in new["counters"]:
         o = before.get(c["id"])
         if o is not None and o["text"] != c["text"]:
-            lines.extend(_counter_lines(who, c["label"], o, c, lang))
+            lines.extend(_counter_lines(who, c["label"], o, c, lang, values))
     tracks = {t["id"]: t for t in old.get("tracks") or []}
     for t in new.get("tracks") or []:
         was = {m["seat"]: m["value"] for m in (tracks.get(t["id"]) or {}).get("marks", [])}
         for m in t["marks"]:
             if m["seat"] in was and was[m["seat"]] != m["value"]:
                 lines.append(_counter_line(m["name"], t["label"], {"value": was[m["seat"]], "text": str(was[m["seat"]])},
-                                           {"value": m["value"], "text": str(m["value"])}, lang))
+                                           {"value": m["value"], "text": str(m["value"])}, lang, values))
     zones = {z["id"]: z for z in old["zones"]}
     tell_moves = level == "full" or new["seat"] is not None
     for z in new["zones"]:
@@ -102,7 +104,7 @@ def area_changes(old: dict, new: dict, lang: str, level: str) -> list[str]:
         if z["as"] == "hidden" or o["as"] == "hidden":
             if level == "full" and o["count"] != z["count"]:
                 lines.append(_counter_line(who, z["label"], {"value": o["count"], "text": str(o["count"])},
-                                           {"value": z["count"], "text": str(z["count"])}, lang))
+                                           {"value": z["count"], "text": str(z["count"])}, lang, values))
             continue
         if not tell_moves:
             continue
@@ -120,15 +122,16 @@ def _who(area: dict, lang: str) -> str:
     return area["title"] if area["kind"] == "other" else say("player", lang, n=area["seat"] + 1)
 
 
-def narrate(before: dict, after: dict, level: str = "brief") -> list[str]:
-    """The lines that tell what changed from `before` to `after` (two models of one seat)."""
+def narrate(before: dict, after: dict, level: str = "brief", values: bool = False) -> list[str]:
+    """The lines that tell what changed from `before` to `after` (two models of one seat); with `values`
+    a counter is told by its value now and the change ("Doubloons now 3 (+1)", the web table's log)."""
     lang = after["lang"]
     lines: list[str] = []
     old_areas = {a["id"]: a for a in before["areas"]}
     for area in after["areas"]:
         old = old_areas.get(area["id"])
         if old is not None:
-            lines.extend(area_changes(old, area, lang, level))
+            lines.extend(area_changes(old, area, lang, level, values))
     if after["status"]["over"] and not before["status"]["over"]:
         outcome = after.get("outcome") or {}
         lines.append(say("game_over", lang) + (": " + ", ".join(outcome["ends"]) if outcome.get("ends") else ""))

@@ -16,8 +16,10 @@ scores, public once the game is over) adds the final scores, the winners and why
                 "counters": [{"id", "label", "value", "text"}],
                 "tracks": [{"id", "label", "length", "marks": [{"seat", "name", "value", "player"}]}],
                 "zones": [{"id", "label", "as", "count", "items": [{"name", "count", "details"}],
-                           "board": {"stagger", "width", "rows": [[cell]], "legend": [[symbol, label]],
-                                     "colors": {symbol: "#rrggbb"}}}]}],
+                           "known": [{"at", "text"}],
+                           "board": {"stagger", "width", "grid", "legend": [[symbol, label]],
+                                     "rows": [[{"id", "name", "row", "col", "kind", "symbol", "number", "owner",
+                                                "content", "details"}]], "colors": {symbol: "#rrggbb"}}}]}],
      "outcome": {"rows": [{"seat", "name", "score", "parts": [[label, n]]}], "winners", "line", "ends"}}
 """
 from __future__ import annotations
@@ -164,52 +166,146 @@ def _cell_props(game, zone: str) -> dict:
     return cache[zone]
 
 
+def _read(game, view: dict, x: int | None, name: str | None):
+    """Piece x's field or property `name` as the view shows it (None: no such value, or no piece)."""
+    if x is None or name is None:
+        return None
+    col = view["pieces"]["fields"].get(name)
+    if col is not None:
+        return col[x]
+    return _prop(game, view["pieces"]["types"][x], name)
+
+
+def _on_cell(game, view: dict, spec, x: int):
+    """What lies on cell x: the piece its `content` field names, or the top piece of the zone it holds
+    (None: nothing, or a piece the seat may not see); and how many pieces lie there."""
+    if not spec.content:
+        return None, 0
+    if not spec.content_zone:
+        on = view["pieces"]["fields"].get(spec.content, [None] * (x + 1))[x]
+        return (on if isinstance(on, int) else None), (1 if isinstance(on, int) else 0)
+    rt = game.world.piece_zone_rt
+    z = rt.zone(_Types(view["pieces"]["types"], view["players"]), x, spec.content)
+    held = view["zones"].get(game.layout.zone_name(z))
+    if isinstance(held, dict):
+        return None, held.get("hidden", 0)
+    return (held[0] if held else None), len(held or [])
+
+
+def _grid_place(game, view: dict, spec, x: int):
+    """(row, col) from 0 of a generated board's space, from its coordinates."""
+    t = view["pieces"]["types"][x]
+    col, row = _prop(game, t, "col") or 1, _prop(game, t, "row") or 1
+    if spec.grid["layout"] == "hexagon":  # axial coordinates of a hexagon: rows centred by `stagger: hex`
+        size = (spec.grid["rows"] + 1) // 2
+        return row - 1, col - 1 - max(0, size - row)
+    return row - 1, col - 1
+
+
 def board(game, L: Labels, view: dict, zone: str, pieces: list[int]) -> dict:
-    """The cells of a board zone in rows: the display's `rows` (cells per row, by its `order`
-    property), or rows of a near-square default."""
+    """The cells of a board zone in rows: a generated board's spaces at their coordinates, else the
+    display's `rows` (cells per row, by its `order` property) or rows of a near-square default. Each cell
+    draws what lies on it (`content`) and its letter, number and owner, read from what lies on it where
+    that piece has them, else from the cell."""
     spec = display_spec(game).boards[zone]
     types = view["pieces"]["types"]
     props = _cell_props(game, zone)
-    ordered = sorted(pieces, key=lambda x: (props[types[x]][0] or 0, x))
-    kinds = [v for v in (props[types[x]][1] for x in ordered) if isinstance(v, str)]
-    symbols = _symbols(L, list(dict.fromkeys(kinds)))
-    widths = list(spec.rows or [])
-    if sum(widths) != len(ordered):
-        side = max(1, math.ceil(math.sqrt(len(ordered))))
-        widths = [side] * (len(ordered) // side) + ([len(ordered) % side] if len(ordered) % side else [])
-    rows, i = [], 0
     fields = view["pieces"]["fields"]
-    content_col = fields.get(spec.content) if spec.content else None
-    content_label = L.fields.get(spec.content) if spec.content else None
-    for r, width in enumerate(widths):
-        row = []
-        for c in range(width):
-            x = ordered[i]
-            i += 1
-            order, kind, number = props[types[x]]
-            on = content_col[x] if content_col is not None else None
-            details = [d for d in piece_details(L, view, x) if d[0] != content_label]
-            row.append({"id": order if order is not None else x, "name": piece_name(L, view, x),
-                        "row": r, "col": c, "kind": kind, "symbol": symbols.get(kind, ""),
-                        "number": "" if number is None else str(number),
-                        "content": piece_name(L, view, on) if isinstance(on, int) else None, "details": details})
-        rows.append(row)
+    cells = []
+    for x in pieces:
+        on, n_on = _on_cell(game, view, spec, x)
+
+        def read(name, x=x, on=on):
+            v = _read(game, view, on, name)
+            return v if v is not None else _read(game, view, x, name)
+        cells.append((x, on, n_on, read(spec.symbol), read(spec.number), read(spec.owner)))
+    kinds = [k for *_, k, _, _ in cells if isinstance(k, str)]
+    symbols = _symbols(L, list(dict.fromkeys(kinds)))
+    content_label = L.fields.get(spec.content) if spec.content and not spec.content_zone else None
+    owner_label = L.fields.get(spec.owner) if spec.owner else None
+
+    def cell(x, on, n_on, kind, number, owner, r, c):
+        order = props[types[x]][0]
+        details = [d for d in piece_details(L, view, x) if d[0] not in (content_label, owner_label)]
+        if on is None and n_on:
+            content = say("face_down", L.lang)
+        else:
+            content = piece_name(L, view, on) if on is not None else None
+        return {"id": (f"{c + 1},{r + 1}" if spec.grid else order if order is not None else x),
+                "name": piece_name(L, view, x), "row": r, "col": c, "kind": kind,
+                "symbol": symbols.get(kind, "") if isinstance(kind, str) else "",
+                "number": "" if number is None or number is False or (number == 0 and on is not None) else str(number),
+                "owner": owner if isinstance(owner, int) and not isinstance(owner, bool) else None,
+                "content": content, "details": details}
+
+    if spec.grid:
+        placed = {}
+        for x, on, n_on, kind, number, owner in cells:
+            r, c = _grid_place(game, view, spec, x)
+            placed[(r, c)] = cell(x, on, n_on, kind, number, owner, r, c)
+        nrows = max([r for r, _ in placed] + [-1]) + 1
+        rows = [[placed[k] for k in sorted(k for k in placed if k[0] == r)] for r in range(nrows)]
+        width = max([c for _, c in placed] + [-1]) + 1
+    else:
+        ordered = sorted(cells, key=lambda e: (props[types[e[0]]][0] or 0, e[0]))
+        widths = list(spec.rows or [])
+        if sum(widths) != len(ordered):
+            side = max(1, math.ceil(math.sqrt(len(ordered))))
+            widths = [side] * (len(ordered) // side) + ([len(ordered) % side] if len(ordered) % side else [])
+        rows, i = [], 0
+        for r, w_ in enumerate(widths):
+            rows.append([cell(*ordered[i + c], r, c) for c in range(w_)])
+            i += w_
+        width = max(widths or [0])
     legend = [[sym, L.kinds.get(k, k)] for k, sym in symbols.items()]
     colors = {sym: display_spec(game).colors[k] for k, sym in symbols.items() if k in display_spec(game).colors}
-    return {"stagger": spec.stagger, "width": max(widths or [0]), "rows": rows, "legend": legend,
-            "colors": colors}
+    return {"stagger": spec.stagger, "width": width, "rows": rows, "legend": legend, "colors": colors,
+            "grid": bool(spec.grid)}
 
 
 # ------------------------------------------------------------------------------------------- areas
 
-def _zone(game, L: Labels, view: dict, scope: str, name: str, content) -> dict:
+def known_text(L: Labels, facts: dict) -> str:
+    """What a seat was told of a piece it may not see, as text: "Red ?", "not Red, not Blue 2 ?"."""
+    parts = []
+    for name, fact in facts.items():
+        t = "str" if name == "type" else L.field_types.get(name, "str")
+        if "is" in fact:
+            parts.append(L.value(fact["is"], t, {"pieces": {"types": []}}) if name != "type"
+                         else L.types.get(fact["is"], fact["is"]))
+        else:
+            parts.append(", ".join(say("not_value", L.lang, value=L.value(v, t, {"pieces": {"types": []}}))
+                                   for v in fact["not"]))
+    whole = any(name == "type" and "is" in fact for name, fact in facts.items())
+    return " ".join(parts) + ("" if whole else " " + say("unknown", L.lang))
+
+
+def _known(L: Labels, view: dict, owner, name: str) -> list[dict]:
+    """The places of a zone whose piece this seat may not see but was told something of (`knowledge`)."""
+    return [{"at": e["at"] + 1, "text": known_text(L, e["facts"])} for e in view.get("known") or ()
+            if e["player"] == owner and e["zone"] == name]
+
+
+def _zone(game, L: Labels, view: dict, scope: str, name: str, content, owner=None) -> dict:
     spec = display_spec(game)
     z = {"id": name, "label": L.zones[scope].get(name, name), "as": spec.shapes.get(name, "row")}
+    known = _known(L, view, owner, name) if view.get("known") else []
+    if known:
+        z["known"] = known
+    mode = game.world.zone_visibility.get((scope, name))
     if isinstance(content, dict) and "hidden" in content:
         z.update({"as": "hidden", "count": content["hidden"], "items": [],  # how many, never which
                   "text": say("hidden_n", L.lang, n=content["hidden"])})
-        if content.get("seen"):  # pieces revealed to this seat (`facing`)
+        if mode == "contents":  # which pieces, in a secret order (a deck of known cards)
+            z.update({"contents": True, "text": say("secret_order_n", L.lang, n=content["hidden"])})
+        if content.get("seen"):  # pieces revealed to this seat (`facing`), or a pile's known contents
             z["items"] = group_pieces(L, view, content["seen"])
+        return z
+    if mode == "top" and None in content:  # a pile that shows its top: what shows, then how many lie below
+        shown = [x for x in content if x is not None]
+        z.update({"as": z["as"] if z["as"] != "board" else "stack", "count": len(content),
+                  "items": group_pieces(L, view, shown)
+                  + [{"name": say("below_n", L.lang, n=len(content) - len(shown)), "count": 1, "details": []}]})
         return z
     z["count"] = len(content)
     capacity, sizes = _capacity(game, scope, name)
@@ -260,7 +356,7 @@ def _area(game, L, view, kind, seat, title, names, scope, values, zones) -> dict
                 z["label"] = f"{z['label']} ({piece_name(L, view, held)})" if held >= 0 else z["label"]
                 area["zones"].append(z)
                 continue
-            area["zones"].append(_zone(game, L, view, scope, name, zones[name]))
+            area["zones"].append(_zone(game, L, view, scope, name, zones[name], seat))
     return area
 
 
@@ -283,15 +379,8 @@ def _seat_name(game, view, seat, lang):
 
 def status(game, L: Labels, view: dict) -> dict:
     lang = L.lang
-    path = []
-    for fr in view.get("flow") or []:
-        node = game.nodes[fr[0]]
-        if node.phase is not None and node.label:
-            path.append(node.label.get(lang) or node.label.get("en"))
-    if view.get("flow"):
-        step = game.nodes[view["flow"][-1][0]].step
-        if step is not None and step.label:
-            path.append(step.label.get(lang) or step.label.get("en"))
+    # the phases and the step, their {holes} filled as the viewing seat may read them (Game.view)
+    path = [t.get(lang) or t.get("en", "") for t in view.get("flow_labels") or []]
     who = view.get("to_move")
     over = not view.get("flow")
     line = say("game_over", lang) if over else " / ".join(path)

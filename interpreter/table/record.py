@@ -6,7 +6,9 @@
     rec = read_record("game.yaml")              # RecordError (file:line:col: ...) for a bad file
     game, state, log = replay(rec)              # load the game it names and apply its actions
 
-A record is YAML: `format`, `game` (its id), `path` (how the game was named: a name under gamedefs/ or a
+A record is YAML: `format` (`meeple-record/N`, N the format version it was written for:
+`interpreter/definition/versions.py`; a record without it is of version 1, one of a later version is
+refused), `game` (its id), `path` (how the game was named: a name under gamedefs/ or a
 directory), `title`, `definition_hash` (`Game.content_hash`), `variants` (overlay files), `options`,
 `players`, `seed`, `seats` (human or a bot name per seat, from seat 1), then `actions`: each the `seat`
 (from 1), the action's `id`, its English `label` for readers, and optionally `seconds` taken to decide;
@@ -19,7 +21,9 @@ from typing import Any
 
 import yaml
 
-FORMAT = "meeple-record/1"
+from ..definition.versions import CURRENT, RECORD_PREFIX, record_version
+
+FORMAT = f"{RECORD_PREFIX}{CURRENT}"
 FIELDS = ("format", "game", "path", "title", "definition_hash", "variants", "options", "players", "seed",
           "seats", "actions")
 
@@ -79,7 +83,12 @@ def read_record(path: str | Path) -> dict:
 
 
 def is_record(data) -> bool:
-    return isinstance(data, dict) and str(data.get("format", "")).startswith("meeple-record/")
+    """A game record: `format: meeple-record/N`, or every other field of one (read as version 1)."""
+    if not isinstance(data, dict):
+        return False
+    if "format" in data:
+        return str(data["format"]).startswith(RECORD_PREFIX)
+    return all(f in data for f in FIELDS if f != "format")
 
 
 def check_record(data, name: str = "<record>", doc=None) -> dict:
@@ -89,6 +98,14 @@ def check_record(data, name: str = "<record>", doc=None) -> dict:
 
     if not is_record(data):
         raise RecordError(f"{where()}: not a meeple game record (expected `format: {FORMAT}`)")
+    version = record_version(data.get("format", f"{RECORD_PREFIX}1"))
+    if version is None or version < 1:
+        raise RecordError(f"{where('format')}: format: {data['format']!r} is not a record format; expected "
+                          f"{RECORD_PREFIX}N, N a format version from 1 to {CURRENT}")
+    if version > CURRENT:
+        raise RecordError(f"{where('format')}: this record is written for format version {version}, and this "
+                          f"meeple reads versions 1 to {CURRENT}; install a newer meeple to read it")
+    data.setdefault("format", f"{RECORD_PREFIX}1")
     missing = [f for f in FIELDS if f not in data]
     if missing:
         raise RecordError(f"{where()}: the record lacks {', '.join(missing)}")

@@ -9,11 +9,21 @@ Everything drawn comes from the model (already in the page's language); texts ar
 from __future__ import annotations
 
 import math
+import re
 from html import escape
 
 PALETTE = ["#d9c27a", "#7fb069", "#2e6b3a", "#e8d8a8", "#6fa8dc", "#9e9e9e", "#c27ba0", "#e69138",
            "#8e7cc3", "#76a5af"]
 SEATS = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"]
+
+
+COLOUR = re.compile(r"^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{1,30})$")
+
+
+def _colour(value, default: str) -> str:
+    """A colour a definition gives, if it is one (`#2e6b3a`, `forestgreen`), else `default`: nothing
+    else is written into an attribute."""
+    return value if isinstance(value, str) and COLOUR.match(value) else default
 
 
 def _t(x, y, text, size=11, anchor="middle", weight="normal", fill="#222") -> str:
@@ -64,9 +74,10 @@ def _lines(text: str, n: int, most: int) -> list[str]:
 def board_svg(board: dict) -> str:
     """Cells in rows; a hex board staggers its rows and draws hexagons. Each cell shows its id, symbol
     and number, its colour by symbol, and what lies on it."""
-    colours = {sym: (board.get("colors") or {}).get(sym) or PALETTE[i % len(PALETTE)]
+    colours = {sym: _colour((board.get("colors") or {}).get(sym), PALETTE[i % len(PALETTE)])
                for i, (sym, _) in enumerate(board.get("legend") or [])}
-    hexes = board.get("stagger") == "hex"
+    hexes = board.get("stagger") in ("hex", "rhombus")
+    rhombus = board.get("stagger") == "rhombus"  # a generated hex board: each row half a cell further right
     r = 34
     w = math.sqrt(3) * r if hexes else 2 * r
     h = 1.5 * r if hexes else 2 * r
@@ -74,7 +85,7 @@ def board_svg(board: dict) -> str:
     parts = []
     for row in board["rows"]:
         for cell in row:
-            shift = (width - len(row)) * w / 2 if hexes else 0
+            shift = cell["row"] * w / 2 if rhombus else (width - len(row)) * w / 2 if hexes else 0
             cx = r + 4 + shift + cell["col"] * w
             cy = r + 4 + cell["row"] * h
             fill = colours.get(cell.get("symbol"), "#eee")
@@ -86,14 +97,21 @@ def board_svg(board: dict) -> str:
             else:
                 shape = (f'<rect x="{cx - r:.1f}" y="{cy - r:.1f}" width="{2 * r - 2}" height="{2 * r - 2}" '
                          f'fill="{fill}" stroke="#444"/>')
+            label = (f"{cell.get('symbol', '')}{cell.get('number', '')}" if board.get("grid")
+                     else f"{cell['id']} {cell.get('symbol', '')}{cell.get('number', '')}")
             parts.append(f'<g class="cell"><title>{title}</title>{shape}'
-                         + _t(cx, cy - 14, f"{cell['id']} {cell.get('symbol', '')}{cell.get('number', '')}", 10)
+                         + _t(cx, cy - 14, label, 10)
                          + (f'<rect x="{cx - 26:.1f}" y="{cy - 6:.1f}" width="52" height="22" rx="9" '
                             f'fill="#fff" stroke="#333"/>'
                             + _t(cx, cy + 9, _short(cell["content"], 10), 9, weight="bold")
                             if cell.get("content") else "")
+                         + (f'<circle cx="{cx + r * 0.45:.1f}" cy="{cy + r * 0.4:.1f}" r="8" '
+                            f'fill="{SEATS[cell["owner"] % len(SEATS)]}" stroke="#fff"/>'
+                            + _t(cx + r * 0.45, cy + r * 0.4 + 3.5, cell["owner"] + 1, 9, fill="#fff", weight="bold")
+                            if cell.get("owner") is not None else "")
                          + "</g>")
-    total_w = 2 * r + 8 + (width - 1) * w + (w / 2 if hexes else 0)
+    rows_n = len(board["rows"])
+    total_w = 2 * r + 8 + (width - 1) * w + (w / 2 if hexes else 0) + ((rows_n - 1) * w / 2 if rhombus else 0)
     total_h = 2 * r + 8 + (len(board["rows"]) - 1) * h
     legend = board.get("legend") or []
     per_row = max(1, int(total_w // 160))
@@ -117,7 +135,7 @@ def track_svg(track: dict) -> str:
         x = left + min(m["value"], length) * step
         player = m.get("player", True)  # a scripted seat's marker is grey, with its name's first letter
         fill = SEATS[m["seat"] % len(SEATS)] if player else "#777"
-        marks.append(f'<g><title>{escape(m["name"])}: {m["value"]}</title>'
+        marks.append(f'<g><title>{escape(m["name"])}: {escape(str(m["value"]))}</title>'
                      f'<circle cx="{x:.1f}" cy="{18 + 10 * (i % 3)}" r="6" fill="{fill}"/>'
                      + _t(x, 21 + 10 * (i % 3), m["seat"] + 1 if player else m["name"][:1], 8, fill="#fff") + "</g>")
     ticks = "".join(_t(left + v * step, 60, v, 9) for v in range(0, length + 1, max(1, length // 10)))
@@ -132,13 +150,22 @@ def zone_svg(zone: dict) -> str:
     if zone.get("board"):
         return board_svg(zone["board"])
     if zone["as"] == "hidden":
-        return (f'<svg class="pile" xmlns="http://www.w3.org/2000/svg" width="90" height="56">'
+        known = zone.get("known") or []  # what the seat was told of pieces of the pile, place by place
+        notes = "".join(f'<g class="known"><rect x="{96 + i * 100}" y="6" width="94" height="44" rx="5" '
+                        f'fill="#7a5c45" stroke="#333"/>' + _t(143 + i * 100, 22, k["at"], 10, fill="#fff")
+                        + _t(143 + i * 100, 40, _short(k["text"], 15), 11, fill="#fff", weight="bold") + "</g>"
+                        for i, k in enumerate(known))
+        pile = (f'<svg class="pile" xmlns="http://www.w3.org/2000/svg" width="{90 + 100 * len(known)}" height="56">'
                 f'<rect x="4" y="4" width="70" height="46" rx="5" fill="#5b4636"/>'
                 f'<rect x="10" y="8" width="70" height="46" rx="5" fill="#7a5c45" stroke="#333"/>'
-                + _t(45, 36, zone["count"], 14, fill="#fff", weight="bold") + "</svg>")
+                + _t(45, 36, zone["count"], 14, fill="#fff", weight="bold") + notes + "</svg>")
+        if zone.get("items"):  # what the seat knows the pile holds (its known contents, or pieces shown to it)
+            return pile + zone_svg(dict(zone, **{"as": "row", "known": None}))
+        return pile
     items = zone.get("items") or []
     per_row = 6
-    tw, th = 118, 56
+    # a tile's details (its fields: "Doubloons on the card 2") take two lines below its name when any has them
+    tw, th = 118, 68 if any(item.get("details") for item in items) else 56
     parts = []
     for i, item in enumerate(items):
         x, y = 4 + (i % per_row) * (tw + 6), 4 + (i // per_row) * (th + 6)
@@ -150,7 +177,7 @@ def zone_svg(zone: dict) -> str:
         parts.append(f'<g class="piece"><title>{title}</title>'
                      f'<rect x="{x}" y="{y}" width="{tw}" height="{th}" rx="6" fill="#fffaf0" stroke="#8a7a5a"/>'
                      + "".join(_t(x + tw / 2, top + 13 * k, line, 11, weight="bold") for k, line in enumerate(name))
-                     + (_t(x + tw / 2, y + 44, _short(detail, 21), 9) if detail else "")
+                     + "".join(_t(x + tw / 2, y + 44 + 11 * k, line, 9) for k, line in enumerate(_lines(detail, 21, 2)))
                      + (_t(x + tw - 6, y + th - 5, f"×{item['count']}", 10, anchor="end") if item["count"] > 1 else "")
                      + "</g>")
     if not items:

@@ -22,6 +22,7 @@ from .presentation import present
 from .record import add_action, finish, new_record, write_record
 from ..analysis.simulate import text
 from .textview import picture
+from .undo import Decision, Runs, refusal
 from .words import person, say
 
 MAX_DECISIONS = 100_000
@@ -67,36 +68,47 @@ def action_heading(game, step: str, name: str, lang: str) -> str | None:
     return None
 
 
-def step_label(game, state, lang: str) -> str:
-    """The label of the step being decided in `state` (empty when none)."""
-    if not state.flow:
+def step_label(game, state, lang: str, seat=None) -> str:
+    """The label of the step being decided in `state`, its {holes} filled as `seat` may read them (None:
+    the table); empty when no step is being decided."""
+    if not state.flow or game.nodes[state.flow[-1][0]].step is None:
         return ""
-    step = game.nodes[state.flow[-1][0]].step
-    return (step.label or {}).get(lang, step.id) if step is not None else ""
+    texts = game.flow_labels(state, seat)[-1]
+    return texts.get(lang) or texts.get("en", "")
 
 
 class Numbering:
-    """Menu numbers that stay with their choice: while a seat decides within one step, a choice keeps
-    its number from one decision to the next and new choices get new numbers; `pass` is always 0."""
+    """Menu numbers that stay with their choice: while a seat goes on deciding, a choice keeps its number
+    from one decision to the next, and a number once shown is never given to another choice (new choices,
+    and the choices of the seat's next step, get numbers above every number shown), so a number typed
+    twice never means a choice the person did not see under it; `pass` is always 0. The numbers start
+    again from 1 when another seat has decided in between (`restart`, or a decision asked of another
+    seat)."""
 
     def __init__(self):
         self.step: tuple | None = None
         self.numbers: dict[str, int] = {}
+        self.top = 0
+
+    def restart(self) -> None:
+        self.step, self.numbers, self.top = None, {}, 0
 
     def assign(self, seat: int, legal: list[dict]) -> dict[str, int]:
         key = (seat, legal[0].get("step") if legal else None)
-        if key != self.step:
-            self.step, self.numbers = key, {}
+        if self.step is None or key[0] != self.step[0]:
+            self.restart()
+        elif key != self.step:     # the same seat's next step: its choices are new choices
+            self.numbers = {}
+        self.step = key
         ids = {a["id"] for a in legal}
         self.numbers = {i: n for i, n in self.numbers.items() if i in ids}
-        top = max(self.numbers.values(), default=0)
         for a in legal:
             if a["id"] not in self.numbers:
                 if a.get("action") == "pass":
                     self.numbers[a["id"]] = 0
                 else:
-                    top += 1
-                    self.numbers[a["id"]] = top
+                    self.top += 1
+                    self.numbers[a["id"]] = self.top
         return self.numbers
 
 
@@ -116,6 +128,18 @@ def menu_lines(game, legal: list[dict], numbers: dict[str, int], lang: str) -> l
             label = text(a["label"], lang) if a.get("label") else a["id"]
             lines.append(f"{indent}{numbers[a['id']]:>3}) {label}")
     return lines
+
+
+def _headers(headers: list, messages: list) -> list:
+    """The headings a position is under after `messages`: the last round heading, and the last phase
+    told after it."""
+    out = list(headers)
+    for m in messages:
+        if isinstance(m, dict) and m.get("player") is None and m.get("heading"):
+            out = [m]
+        elif isinstance(m, dict) and m.get("player") is None and m.get("phase") is not None:
+            out = [h for h in out if h.get("heading")] + [m]
+    return out
 
 
 # ---------------------------------------------------------------------------------------------- table
@@ -149,7 +173,8 @@ class TerminalTable:
         self.numbering = Numbering()
         self.record = new_record(game, setup.path, setup.players, setup.seed, setup.options, setup.kinds,
                                  setup.variants)
-        self.history: list[tuple[int, Any, int]] = []   # (seat, state before its decision, actions so far)
+        self.runs = Runs()   # the decisions since another seat last decided: what undo may take back
+        self.last_messages: list = []   # the engine's log of the last decision
 
     # -------------------------------------------------------------- output
     def model(self, state, seat: int, over: bool = False) -> dict:
@@ -172,7 +197,8 @@ class TerminalTable:
         def menu() -> None:
             self.out("")
             self.out(picture(self.model(state, seat)))
-            self.out(say("your_decision", lang, who=person(seat, lang), step=step_label(self.game, state, lang)) + ":")
+            self.out(say("your_decision", lang, who=person(seat, lang), step=step_label(self.game, state, lang, seat))
+                     + ":")
             self.show(menu_lines(self.game, legal, numbers, lang))
 
         menu()
@@ -183,7 +209,10 @@ class TerminalTable:
                 self.out("")
                 raise Quit("input ended") from None
             if reply in ("q", "quit", "exit"):
-                raise Quit("quit")
+                if self.confirm_quit():
+                    raise Quit("quit")
+                menu()
+                continue
             if reply in ("?", "h", "help"):
                 self.out(say("help", lang))
             elif reply in ("m", "menu", "", "v", "view"):
@@ -206,18 +235,41 @@ class TerminalTable:
             else:
                 self.out(say("bad_reply", lang))
 
+    def confirm_quit(self) -> bool:
+        """A game in progress is left only when the person says so, after saving it if asked to."""
+        try:
+            answer = self.read(say("quit_ask", self.lang)).strip().lower()
+        except EOFError:
+            return True
+        if answer in ("s", "save"):
+            try:
+                path = self.read(say("save_as", self.lang)).strip()
+            except EOFError:
+                return True
+            if not path:
+                return False
+            try:
+                self.save(path)
+            except OSError as exc:
+                self.out(say("not_saved", self.lang, why=exc.strerror or exc))
+                return False
+            self.out(say("saved", self.lang, path=path))
+            return True
+        return answer in ("y", "yes", "q")
+
     def undo(self, seat: int):
-        """The state of `seat`'s previous decision, with the record and history cut back to it."""
-        for i in range(len(self.history) - 1, -1, -1):
-            if self.history[i][0] == seat:
-                _, state, n = self.history[i]
-                dropped = len(self.record["actions"]) - n
-                del self.history[i:]
-                del self.record["actions"][n:]
-                self.out(say("undone", self.lang, n=dropped))
-                return state
-        self.out(say("nothing_to_undo", self.lang))
-        return None
+        """The state before `seat`'s last decision, with the record cut back to it; None (and why, told)
+        when it may not be taken back: another seat has decided since, or it revealed something hidden
+        (a card drawn, a die rolled: see `undo`)."""
+        why = refusal(self.game, self.runs, seat)
+        if why is not None:
+            self.out(say(why, self.lang))
+            return None
+        last = self.runs.pop()
+        del self.record["actions"][last.marks["actions"]:]
+        self.numbering.restart()   # the menu of the position taken back is shown anew, counted from 1
+        self.out(say("undone", self.lang, n=1))
+        return last.before
 
     # -------------------------------------------------------------- the game
     def apply(self, state, seat, action, seconds=None, tell=True):
@@ -229,6 +281,7 @@ class TerminalTable:
             messages = [dict(m, **{self.lang: f"{text(m, self.lang)} — {passed}"})
                         if isinstance(m, dict) and m.get("player") == seat else m for m in messages]
         add_action(self.record, seat, action, seconds)
+        self.last_messages = messages
         if tell:
             if not narrates_actions(messages):
                 label = text(action["label"], self.lang) if isinstance(action, dict) and action.get("label") else str(action)
@@ -260,14 +313,18 @@ class TerminalTable:
 
         setup_log: list = []
         state = new_game(self.game, self.setup.players, self.setup.seed, self.setup.options, setup_log)
-        if not self.setup.quiet:
+        if not self.setup.quiet and not resume:
             self.show(log_lines(setup_log, self.lang, self.reader))
+        headers = _headers([], setup_log)
         for aid in resume or []:
             seat = self.game.current_player(state)
-            self.history.append((seat, state, len(self.record["actions"])))
+            self.runs.add(Decision(seat, state, str(aid), {"actions": len(self.record["actions"])}))
             legal = {a["id"]: a for a in self.game.legal_actions(state)}
             state = self.apply(state, seat, legal.get(aid, aid), tell=False)
+            headers = _headers(headers, self.last_messages)
         if resume:
+            # where the game is now: the round's and the phase's headings of the position, not the setup's
+            self.show(log_lines(headers, self.lang, self.reader))
             self.out(say("resumed", self.lang, n=len(resume)))
         return state
 
@@ -278,11 +335,16 @@ class TerminalTable:
         try:
             while not game.is_over(state):
                 if len(self.record["actions"]) >= MAX_DECISIONS:
-                    raise RuntimeError(f"the game did not end within {MAX_DECISIONS} decisions")
+                    from ..engine.flow import where_now
+                    from ..engine.playout import GameTooLong
+                    raise GameTooLong(f"the game did not end within {MAX_DECISIONS} decisions"
+                                      f"{where_now(self.game, state)}")
                 seat = game.current_player(state)
                 legal = game.legal_actions(state)
                 if seat is None or not legal:
-                    raise RuntimeError("the game is not over but nobody can act")
+                    from ..engine.flow import where_now
+                    from ..language.compiler import RuleError
+                    raise RuleError(f"the game is not over but nobody can act{where_now(game, state)}")
                 human = self.setup.kinds[seat] == "human"
                 started = time.perf_counter()
                 if human:
@@ -293,9 +355,12 @@ class TerminalTable:
                 else:
                     action = decide(self.bots[seat], game, state, legal)
                     self.pace()
-                self.history.append((seat, state, len(self.record["actions"])))
+                self.runs.add(Decision(seat, state, action["id"] if isinstance(action, dict) else str(action),
+                                       {"actions": len(self.record["actions"])}))
                 seconds = time.perf_counter() - started if human else None
                 state = self.apply(state, seat, action, seconds, tell=human or not self.setup.quiet)
+                if self.numbering.step is not None and self.numbering.step[0] != seat:
+                    self.numbering.restart()   # another seat decided: the next menu counts from 1
         except Quit as why:
             self.out(say("abandoned", lang, n=len(self.record["actions"])))
             self.write()

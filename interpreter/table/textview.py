@@ -50,17 +50,33 @@ def item_text(item: dict, lang: str) -> str:
     return text
 
 
-def board_lines(board: dict, lang: str, indent: str) -> list[str]:
-    """A board as a map: each cell `<id><symbol><number>`, a `*` when something lies on it; hex rows
-    are centred under each other; the key and what lies where follow."""
-    cell_w = max([cells(f"{c['id']}{c['symbol']}{c['number']}*") for row in board["rows"] for c in row] + [3]) + 1
+def _grid_cell(c: dict) -> str:
+    """A grid cell: its letter, number and owner's seat (`@2`), or `·` when nothing is there to show."""
+    text = f"{c['symbol']}{c['number']}" + (f"@{c['owner'] + 1}" if c.get("owner") is not None else "")
+    return text or ("*" if c.get("content") else "·")
+
+
+def grid_lines(board: dict, lang: str, indent: str) -> list[str]:
+    """A generated board as a grid: columns and rows numbered from 1, each space drawn by what lies on it
+    (its letter, number and owner); a hex board's rows shifted half a cell each; the key and what lies
+    where follow."""
+    cell_w = max([cells(_grid_cell(c)) for row in board["rows"] for c in row] + [2]) + 2
+    lead = len(str(len(board["rows"]))) + 1
+    half = cell_w // 2
+    shifts = {r: (r * half if board.get("stagger") == "rhombus"
+                  else (board["width"] - len(row)) * half if board.get("stagger") == "hex" else 0)
+              for r, row in enumerate(board["rows"])}
+    lines = [indent + " " * lead + "".join(pad(str(c + 1), cell_w) for c in range(board["width"])).rstrip()]
+    for r, row in enumerate(board["rows"]):
+        by_col = {c["col"]: c for c in row}
+        text = "".join(pad(_grid_cell(by_col[c]) if c in by_col else "", cell_w) for c in range(board["width"]))
+        lines.append(indent + pad(str(r + 1), lead) + " " * shifts[r] + text.rstrip())
+    return lines + _board_notes(board, lang, indent, grid=True)
+
+
+def _board_notes(board: dict, lang: str, indent: str, grid: bool = False) -> list[str]:
+    """A board's key, then what lies on each cell (and each cell's other details)."""
     lines = []
-    width = board.get("width") or 1
-    for row in board["rows"]:
-        shift = (width - len(row)) * cell_w // 2 if board.get("stagger") == "hex" else 0
-        text = " " * shift + "".join(
-            pad(f"{c['id']}{c['symbol']}{c['number']}" + ("*" if c.get("content") else ""), cell_w) for c in row)
-        lines.append(indent + text.rstrip())
     key = [f"{sym} {label}" for sym, label in board.get("legend") or []]
     if key:
         lines.extend(wrap(key, indent + "  ", sep=", ", first=indent + say("legend", lang) + ": "))
@@ -74,11 +90,44 @@ def board_lines(board: dict, lang: str, indent: str) -> list[str]:
     return lines
 
 
+def board_lines(board: dict, lang: str, indent: str) -> list[str]:
+    """A board as a map: each cell `<id><symbol><number>`, a `*` when something lies on it; hex rows
+    are centred under each other; the key and what lies where follow. A generated board is a grid."""
+    if board.get("grid"):
+        return grid_lines(board, lang, indent)
+    cell_w = max([cells(f"{c['id']}{c['symbol']}{c['number']}*") for row in board["rows"] for c in row] + [3]) + 1
+    lines = []
+    width = board.get("width") or 1
+    for row in board["rows"]:
+        shift = (width - len(row)) * cell_w // 2 if board.get("stagger") == "hex" else 0
+        text = " " * shift + "".join(
+            pad(f"{c['id']}{c['symbol']}{c['number']}" + ("*" if c.get("content") else ""), cell_w) for c in row)
+        lines.append(indent + text.rstrip())
+    return lines + _board_notes(board, lang, indent)
+
+
+def known_line(zone: dict, lang: str) -> str:
+    """What the seat knows of pieces of the zone it may not see, place by place ("— you know: 1 Red ?")."""
+    known = zone.get("known")
+    if not known:
+        return ""
+    return f" — {say('known', lang)}: " + "; ".join(f"{say('place_n', lang, n=k['at'])} {k['text']}" for k in known)
+
+
 def zone_lines(zone: dict, lang: str, indent: str) -> list[str]:
+    lines = _zone_lines(zone, lang, indent)
+    if zone.get("known"):
+        lines[0] += known_line(zone, lang)
+    return lines
+
+
+def _zone_lines(zone: dict, lang: str, indent: str) -> list[str]:
     size = f"{zone['used']}/{zone['capacity']}" if zone.get("capacity") is not None else str(zone["count"])
     head = f"{indent}{zone['label']} ({size})"
-    if zone["as"] == "hidden":  # with the pieces shown to this seat, if any (`facing`)
+    if zone["as"] == "hidden":  # with the pieces shown to this seat, if any (`facing`), or a pile's contents
         seen = "; ".join(item_text(i, lang) for i in zone.get("items") or [])
+        if zone.get("contents"):
+            return [f"{indent}{zone['label']}: {zone['text']}" + (f": {seen}" if seen else "")]
         return [f"{indent}{zone['label']}: {zone['text']}" + (f" ({say('seen', lang)}: {seen})" if seen else "")]
     if zone["as"] == "board":
         return [head + ":"] + board_lines(zone["board"], lang, indent + "  ")

@@ -1,26 +1,41 @@
-"""`meeple serve`: the local web table (Flask; no JavaScript to build).
+"""`meeple serve`: the web table as a game server (Flask for the routes, waitress to serve them; no
+JavaScript to build).
 
-    app = create_app()              # a Flask app; app.run(host="127.0.0.1", port=8000)
+    app = create_app(ServerConfig(db=":memory:"))     # the WSGI app
+    serve(ServerConfig(host="127.0.0.1", port=8000))  # run it until interrupted
 
-Pages: the lobby (game, players, seed, language, variants, options, who sits where, hot seat); a table's
-index with one link per human seat, each a secret address meant for that person's own browser tab; the
-seat page (its picture, its menu as buttons, its narration, undo); in hot-seat mode one address for
-every person, with a "pass to Player N" screen between people; the record of a finished game; a replay
-viewer stepping through a record backwards and forwards, from any seat's view; a `verify` report and a
-`compare` plot. A seat's page and its JSON are made from `tables.Table.page(seat)` only, so nothing
-another seat's view hides reaches that browser. Tables live in memory while the server runs.
+Pages: the lobby (game, players, seed, language, variants, options, who sits where, hot seat, listed or
+not; the tables made public); a table's page for its creator (each seat's invite link, the creator's own
+link); the seat page (its picture, its menu as buttons, its narration, undo), only for the browser that
+holds the seat; in hot-seat mode one page for the creator, with a "pass to Player N" screen between
+people; the record of a finished game; a replay viewer stepping through an uploaded record from any
+seat's view; `verify` and `compare` pages. A seat's page and its JSON are made from
+`tables.Table.page(seat)` only, so nothing another seat's view hides reaches that browser.
+
+The modules of the server, one concept each: `webconfig` (what it is started for, its limits),
+`websecurity` (tokens, cookies, CSRF, Origin and Host checks, headers), `webinput` (every request value
+read with the CLI's hardened readers), `webgames` (the served games by name, compiled once),
+`tables` (a game at a table), `webstore` (the tables held, capped and expiring), `webdb` (the SQLite
+database they are kept in across restarts), `webjobs` (bots on
+worker threads, verify and compare as background jobs), `webroutes` (the lobby, tables and seats),
+`weblive` (pages that follow the game: Server-Sent Events), `webreports` (replays, verify and compare),
+`webpages` (the HTML, CSS and script).
 """
 from __future__ import annotations
 
-import base64
-import tempfile
-from pathlib import Path
+import sys
+import traceback
 
 from . import svg as svg_module
 from . import webpages
-from .record import RecordError, check_record, dump
-from .tables import Table
-from .words import WORDS, person, say
+from .webconfig import LOBBY_BOTS, ServerConfig
+from .webdb import Database, NotResumed, restore  # noqa: F401  (LOBBY_BOTS: read by tests)
+from .webgames import Catalog, UnknownGame
+from .webinput import BadValue
+from .webjobs import BotPool, Jobs
+from .webstore import TableStore
+from .websecurity import Guard, Refusal, install, new_token
+from .words import WORDS, say
 
 
 class _Svg:
@@ -32,341 +47,125 @@ def words(lang: str) -> dict:
     return {k: say(k, lang) if "{" not in v["en"] else v.get(lang, v["en"]) for k, v in WORDS.items()}
 
 
-_GAMES: dict = {}
+class Server:
+    """What the routes share: the configuration, the served games, the tables, the key and the pages."""
 
+    def __init__(self, config: ServerConfig, catalog: Catalog | None = None, tables: dict | None = None):
+        self.config = config
+        self.catalog = catalog or Catalog(config.game_dirs, max_loaded=config.max_games_loaded)
+        self.db = Database(config.db) if config.db != ":memory:" else None
+        self.tables = TableStore(config, self.db)
+        self.bots = BotPool(config.bot_threads, saved=self.tables.save)
+        self.resumed, self.not_resumed = self._resume()
+        for t in (tables or {}).values():
+            self.tables.add(t)
+        self.jobs = Jobs(config.job_workers, config.max_jobs_waiting, config.job_seconds, config.max_jobs_kept,
+                         config.job_keep_minutes * 60)
+        self.key = self.db.key() if self.db is not None else new_token(32).encode()
+        self.guard = Guard(self.key, config.hostnames())
+        self.env = webpages.environment()
+        self.base = self.env.from_string(webpages.BASE)
+        self._templates: dict[str, object] = {}
 
-def game_list(lang: str = "en") -> list[dict]:
-    """The games under gamedefs/ that load, with their names and player counts (loaded once)."""
-    if lang not in _GAMES:
-        _GAMES[lang] = _game_list(lang)
-    return _GAMES[lang]
-
-
-def _game_list(lang: str) -> list[dict]:
-    from ..game import load_game
-    from ..definition.resources import data_dir
-
-    root = Path(data_dir("gamedefs"))
-    out = []
-    for gid in sorted(p.name for p in root.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))):
-        try:
-            g = load_game(gid)
-            out.append({"id": gid, "name": g.name.get(lang, gid), "players": list(g.player_counts)})
-        except Exception:  # a broken definition is left out of the lobby (`meeple validate` tells why)
-            continue
-    return out
-
-
-def variants_of(game_ref: str) -> list[str]:
-    from ..game import find_game
-
-    try:
-        folder = Path(find_game(game_ref)) / "variants"
-    except Exception:
-        return []
-    return sorted(str(p.resolve()) for p in folder.glob("*.yaml")) if folder.is_dir() else []
-
-
-def parse_options(text: str) -> dict | None:
-    """`NAME=VALUE, NAME=VALUE` (VALUE read as YAML); the game checks names and values when it starts."""
-    import yaml
-
-    options = {}
-    for pair in (p.strip() for p in text.split(",")):
-        name, sep, raw = pair.partition("=")
-        if not pair or not sep:
-            continue
-        try:
-            options[name.strip()] = yaml.safe_load(raw)
-        except yaml.YAMLError:
-            options[name.strip()] = raw.strip()
-    return options or None
-
-
-# The bots the lobby offers, each with its budget (any bot spec is accepted: `mcts:iterations=400`).
-LOBBY_BOTS = ("random", "greedy", "mcts:ms=300", "mcts:ms=1000")
-
-
-def create_app(tables: dict | None = None):
-    from flask import Flask, Response, abort, jsonify, redirect, request
-
-    from ..players.bots import BotSpecError, parse_bot_spec
-    from ..game import load_game
-
-    app = Flask(__name__)
-    app.config["TABLES"] = tables if tables is not None else {}
-    store: dict = app.config["TABLES"]
-    replays: dict = {}
-    base = app.jinja_env.from_string(webpages.BASE)
-    compiled: dict[str, object] = {}
-
-    def render(template: str, lang: str = "en", **values):
-        if template not in compiled:  # each page's template is compiled once
-            compiled[template] = app.jinja_env.from_string(template)
-        return compiled[template].render(base=base, w=words(lang), lang=lang, svg=_Svg, **values)
-
-    def table(tid: str) -> Table:
-        t = store.get(tid)
-        if t is None:
-            abort(404)
-        return t
-
-    def table_and_seat(tid: str, token: str) -> tuple[Table, int]:
-        """The table and the seat a seat's secret link names (404 for a wrong one)."""
-        t = table(tid)
-        s = t.seat_of(token)
-        if s is None:
-            abort(404)
-        return t, s
-
-    def seat_page(t: Table, seat: int, act_url: str, undo_url: str, poll_url: str | None):
-        page = t.page(seat)
-        lang = t.lang
-        ended = say("ended_by", lang, why=", ".join(page["model"].get("outcome", {}).get("ends", [])))
-        who = t.to_move()
-        return render(webpages.SEAT, lang, page=page, title=page["model"]["title"], act_url=act_url,
-                      undo_url=undo_url, poll_url=poll_url, ended=ended,
-                      waiting=say("waiting", lang, who=person(who, lang)) if who is not None else "",
-                      record_url=f"/t/{t.id}/record" if page["over"] else None)
-
-    @app.get("/")
-    def lobby():
-        lang = request.args.get("lang", "en")
-        games = game_list(lang)
-        game = request.args.get("game") or (games[0]["id"] if games else "")
-        counts = next((g["players"] for g in games if g["id"] == game), [2])
-        return render(webpages.LOBBY, lang, title=say("lobby", lang), games=games, game=game,
-                      players=counts[0], seed=1, variants=variants_of(game) if game else [],
-                      variant_names={v: Path(v).stem for v in (variants_of(game) if game else [])},
-                      max_players=max(max(g["players"]) for g in games) if games else 4,
-                      kinds=["human", *LOBBY_BOTS], tables=[{"id": k, "title": v.title} for k, v in store.items()])
-
-    @app.post("/new")
-    def new():
-        f = request.form
-        lang = f.get("lang", "en") if f.get("lang") in ("en", "zh") else "en"
-        ref = f.get("game", "")
-        if ref not in {g["id"] for g in game_list()}:
-            abort(400, "no such game")
-        variants = [str(Path(v).resolve()) for v in f.getlist("variant") if str(Path(v).resolve()) in variants_of(ref)]
-        game = load_game(ref, variant=variants or None)
-        try:
-            players = int(f.get("players", "0"))
-            seed = int(f.get("seed") or 1)
-        except ValueError:
-            abort(400, "players and seed are numbers")
-        if players not in game.player_counts:
-            abort(400, f"this game takes {', '.join(map(str, game.player_counts))} players")
-        kinds = [f.get(f"seat{s + 1}", "random") for s in range(players)]
-        for k in kinds:
-            if k != "human":
-                try:
-                    parse_bot_spec(k)
-                except BotSpecError as exc:
-                    abort(400, f"a seat is a person or a bot spec: {exc}")
-        options = parse_options(f.get("options", ""))
-        name = game.name.get(lang, game.id)
-        try:
-            t = Table(game, ref, players, seed, kinds, options, variants, lang, hot_seat=bool(f.get("hot")),
-                      title=name)
-        except ValueError as exc:
-            abort(400, str(exc))
-        store[t.id] = t
-        return redirect(f"/t/{t.id}/hot" if t.hot_seat else f"/t/{t.id}")
-
-    @app.get("/t/<tid>")
-    def table_index(tid):
-        t = table(tid)
-        if t.hot_seat:
-            return redirect(f"/t/{tid}/hot")
-        seats = [(person(s, t.lang), f"/t/{tid}/s/{tok}") for tok, s in sorted(t.tokens.items(), key=lambda x: x[1])]
-        return render(webpages.TABLE_INDEX, t.lang, title=t.title, seats=seats, tid=tid, over=t.over)
-
-    @app.get("/t/<tid>/s/<token>")
-    def seat(tid, token):
-        t, s = table_and_seat(tid, token)
-        base_url = f"/t/{tid}/s/{token}"
-        return seat_page(t, s, base_url + "/act", base_url + "/undo", base_url + "/json")
-
-    @app.get("/t/<tid>/s/<token>/json")
-    def seat_json(tid, token):
-        t, s = table_and_seat(tid, token)
-        return jsonify(t.page(s))
-
-    def number():
-        try:
-            return int(request.form.get("number", ""))
-        except ValueError:
-            abort(400, "a choice is a number")
-
-    @app.post("/t/<tid>/s/<token>/act")
-    def seat_act(tid, token):
-        t, s = table_and_seat(tid, token)
-        t.act(s, number())
-        return redirect(f"/t/{tid}/s/{token}")
-
-    @app.post("/t/<tid>/s/<token>/undo")
-    def seat_undo(tid, token):
-        t, s = table_and_seat(tid, token)
-        t.undo(s)
-        return redirect(f"/t/{tid}/s/{token}")
-
-    # ------------------------------------------------------------------ hot seat
-    @app.get("/t/<tid>/hot")
-    def hot(tid):
-        t = table(tid)
-        seat_now = t.next_human()
-        shown = getattr(t, "shown", None)
-        if t.over:
-            s = shown if shown is not None else min(t.tokens.values())
-            return seat_page(t, s, "", "", None)
-        if seat_now is None:
-            abort(409)
-        if seat_now != shown:
-            return render(webpages.PASS, t.lang, title=t.title,
-                          message=say("pass_to", t.lang, who=person(seat_now, t.lang)),
-                          ready=say("ready", t.lang, who=person(seat_now, t.lang)), url=f"/t/{tid}/hot/show")
-        return seat_page(t, seat_now, f"/t/{tid}/hot/act", f"/t/{tid}/hot/undo", None)
-
-    @app.get("/t/<tid>/hot/show")
-    def hot_show(tid):
-        t = table(tid)
-        t.shown = t.next_human()
-        return redirect(f"/t/{tid}/hot")
-
-    @app.post("/t/<tid>/hot/act")
-    def hot_act(tid):
-        t = table(tid)
-        s = t.next_human()
-        if s is not None and s == getattr(t, "shown", None):
-            t.act(s, number())
-        return redirect(f"/t/{tid}/hot")
-
-    @app.post("/t/<tid>/hot/undo")
-    def hot_undo(tid):
-        t = table(tid)
-        s = getattr(t, "shown", None)
-        if s is not None:
-            t.undo(s)
-            t.shown = t.next_human()
-        return redirect(f"/t/{tid}/hot")
-
-    @app.get("/t/<tid>/record")
-    def record(tid):
-        t = table(tid)
-        if not t.over:  # the seed and every action: it would tell what the seats hide
-            abort(403, "the record is available once the game is over")
-        return Response(dump(t.record), mimetype="text/yaml",
-                        headers={"Content-Disposition": f"attachment; filename={t.game.id}-{tid}.yaml"})
-
-    # ------------------------------------------------------------------ replay
-    @app.route("/replay", methods=["GET", "POST"])
-    def replay_form():
-        if request.method == "GET":
-            return render(webpages.REPLAY_FORM, "en", title=say("replay", "en"), error=None)
-        upload = request.files.get("file")
-        content = upload.read().decode("utf-8", "replace") if upload and upload.filename else request.form.get("text", "")
-        from ..definition.loader import load_yaml_text
-        from ..definition.problems import DefinitionError
-
-        try:
-            doc = load_yaml_text(content, "record.yaml")
-            rec = check_record(doc.data, "record.yaml", doc)
-            game = load_game(rec["path"] if rec["path"] in {g["id"] for g in game_list()} else rec["game"],
-                             variant=[v for v in rec["variants"]] or None)
-            from ..engine.playout import new_game
-
-            states = [new_game(game, rec["players"], rec["seed"], rec["options"])]
-            for a in rec["actions"]:
-                states.append(game.apply(states[-1], a["id"]))
-        except (DefinitionError, RecordError) as exc:
-            message = "\n".join(str(p) for p in getattr(exc, "problems", [])) or str(exc)
-            return render(webpages.REPLAY_FORM, "en", title=say("replay", "en"), error=message), 400
-        except Exception as exc:  # an action that is not legal, a game that cannot be loaded
-            return render(webpages.REPLAY_FORM, "en", title=say("replay", "en"),
-                          error=f"{type(exc).__name__}: {exc}"), 400
-        rid = str(len(replays) + 1)
-        replays[rid] = (game, rec, states)
-        return redirect(f"/replay/{rid}?step=0&seat=1")
-
-    @app.get("/replay/<rid>")
-    def replay(rid):
-        from .narration import narrate
-        from .presentation import present
-
-        if rid not in replays:
-            abort(404)
-        game, rec, states = replays[rid]
-        lang = request.args.get("lang", "en")
-        total = len(states) - 1
-        step = max(0, min(total, int(request.args.get("step", 0) or 0)))
-        seat = max(1, min(rec["players"], int(request.args.get("seat", 1) or 1))) - 1
-
-        def model(i):
-            st = states[i]
-            return present(game, game.view(st, seat), lang,
-                           outcome=game.outcome(st) if game.is_over(st) else None)
-        m = model(step)
-        last = told = None
-        if step > 0:
-            a = rec["actions"][step - 1]
-            who = f"{person(a['seat'] - 1, lang)}: " if a.get("seat") else ""
-            last = who + (a.get("label") or a["id"])
-            told = narrate(model(step - 1), m, "full")
-        return render(webpages.REPLAY, lang, title=m["title"], model=m, step=step, total=total, seat=seat + 1,
-                      players=rec["players"], seat_names=[person(s, lang) for s in range(rec["players"])],
-                      last=last, told=told or [])
-
-    # ------------------------------------------------------------------ verify and compare
-    @app.get("/verify")
-    def verify_page():
-        from ..analysis.verify import report_text, verify
-
-        games = game_list()
-        game = request.args.get("game") or (games[0]["id"] if games else "")
-        n = max(0, min(50, int(request.args.get("games", 3) or 0)))
-        report = None
-        if request.args.get("run") and game in {g["id"] for g in games}:
-            report = report_text(verify(game, games=n))
-        return render(webpages.REPORT, "en", title=say("verify", "en"), heading=say("verify", "en"),
-                      games=games, game=game, report=report, image=None,
-                      fields=[{"name": "games", "label": say("games_n", "en"), "value": n}])
-
-    @app.get("/compare")
-    def compare_page():
-        from ..analysis.compare import compare, compare_text, plot
-
-        games = game_list()
-        game = request.args.get("game") or (games[0]["id"] if games else "")
-        variant = request.args.get("variant") or ""
-        players = int(request.args.get("players", 0) or 0)
-        n = max(1, min(200, int(request.args.get("games", 20) or 20)))
-        report = image = None
-        choices = variants_of(game)
-        if variant:
-            variant = str(Path(variant).resolve())
-        if request.args.get("run") and game in {g["id"] for g in games} and variant in choices:
-            base_game, var_game = load_game(game), load_game(game, variant=[variant])
-            players = players if players in var_game.player_counts else var_game.player_counts[0]
-            result = compare(base_game, var_game, players, n)
-            report = compare_text(result, base_game.name.get("en"), Path(variant).stem)
+    def _resume(self) -> tuple[int, list[str]]:
+        """Every table of the database played on where it was; how many, and why the others were not."""
+        if self.db is None:
+            return 0, []
+        done, problems = 0, []
+        for data in self.db.rows():
             try:
-                with tempfile.TemporaryDirectory() as folder:
-                    target = Path(folder) / "compare.png"
-                    plot(result, target, base_label=base_game.name.get("en"), variant_label=Path(variant).stem)
-                    image = base64.b64encode(target.read_bytes()).decode()
-            except ImportError:
-                report += "\n(matplotlib is not installed: no plot)"
-        return render(webpages.REPORT, "en", title=say("compare", "en"), heading=say("compare", "en"),
-                      games=games, game=game, report=report, image=image,
-                      fields=[{"name": "variant", "label": say("variants", "en"), "value": variant or
-                               (choices[0] if choices else ""), "size": 50},
-                              {"name": "players", "label": say("players", "en"), "value": players or ""},
-                              {"name": "games", "label": say("games_n", "en"), "value": n}])
+                t = restore(self.catalog, data, self.config)
+            except NotResumed as exc:
+                problems.append(f"table {data.get('id')}: {exc}")
+                continue
+            self.tables.tables[t.id] = t
+            done += 1
+            self.bots.kick(t)     # a bot that was thinking when the server stopped thinks again
+        return done, problems
 
+    def render(self, template: str, lang: str = "en", **values) -> str:
+        from flask import g
+
+        t = self._templates.get(template)
+        if t is None:  # each page's template is compiled once
+            t = self._templates[template] = self.env.from_string(template)
+        values.setdefault("data", {})
+        values.setdefault("refresh", None)
+        return t.render(base=self.base, w=words(lang), lang=lang, svg=_Svg, csrf=getattr(g, "csrf", ""), **values)
+
+    def error(self, status: int, message: str, lang: str = "en", back: str | None = None):
+        page = self.render(webpages.ERROR, lang, title=say("error", lang), heading=say("error", lang),
+                           message=message, back=back, back_label=say("lobby", lang))
+        return page, status
+
+
+def create_app(config: ServerConfig | None = None, tables: dict | None = None, catalog: Catalog | None = None):
+    from flask import Flask, Response
+    from werkzeug.exceptions import HTTPException
+
+    from . import webreports, webroutes
+
+    config = config or ServerConfig()
+    server = Server(config, catalog, tables)
+    app = Flask(__name__)
+    app.config.update(MAX_CONTENT_LENGTH=config.max_body_bytes, MAX_FORM_MEMORY_SIZE=config.max_form_field_bytes,
+                      MAX_FORM_PARTS=200, TABLES=server.tables)
+    app.extensions["meeple"] = server
+    install(app, server.guard)
+
+    @app.get("/static/meeple.css")
+    def style():
+        return Response(webpages.STYLE, mimetype="text/css", headers={"Cache-Control": "max-age=3600"})
+
+    @app.get("/static/meeple.js")
+    def script():
+        return Response(webpages.SCRIPT, mimetype="text/javascript", headers={"Cache-Control": "max-age=3600"})
+
+    @app.errorhandler(Refusal)
+    def refused(exc):
+        return server.error(exc.status, exc.message)
+
+    @app.errorhandler(BadValue)
+    @app.errorhandler(UnknownGame)
+    def bad_value(exc):
+        return server.error(400, str(exc))
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc):
+        return server.error(exc.code or 500, exc.description or exc.name)
+
+    @app.errorhandler(Exception)
+    def failed(exc):  # never a traceback to the browser; the console keeps it
+        traceback.print_exception(exc, file=sys.stderr)
+        return server.error(500, "Something went wrong on the server; the game is as it was.")
+
+    webroutes.register(app, server)
+    webreports.register(app, server)
     return app
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
-    """Run the web table until interrupted."""
-    create_app().run(host=host, port=port, debug=False, use_reloader=False)
+def serve(config: ServerConfig, out=print, err=print) -> None:
+    """Run the web table on waitress (a production WSGI server: requests are read whole by its event loop
+    before a worker thread sees them, so a slow client holds no thread; idle connections time out) until
+    interrupted."""
+    from waitress import serve as run
+
+    app = create_app(config)
+    server = app.extensions["meeple"]
+    where = "kept in memory only" if server.db is None else f"kept in {config.db}"
+    out(f"meeple web table on http://{config.host}:{config.port}/ (Ctrl-C stops it); tables {where}; "
+        f"{server.resumed} resumed; games: {', '.join(server.catalog.playable())}")
+    for problem in server.not_resumed:
+        err(f"meeple serve: not resumed: {problem}")
+    for name, problem in server.catalog.problems.items():
+        err(f"meeple serve: not served: {name}: {problem}")
+    run(app, **waitress_options(config))
+
+
+def waitress_options(config: ServerConfig) -> dict:
+    return {"host": config.host, "port": config.port, "threads": config.threads,
+            "channel_timeout": config.channel_timeout, "connection_limit": config.connection_limit,
+            "max_request_body_size": config.max_body_bytes + 64 * 1024,
+            "max_request_header_size": config.max_header_bytes,
+            "cleanup_interval": max(1, min(10, config.channel_timeout // 2)),
+            "expose_tracebacks": False, "ident": "meeple", "clear_untrusted_proxy_headers": True}

@@ -41,6 +41,12 @@ WORDS: dict[str, dict[str, str]] = {
     "hidden_n": {"en": "{n} hidden", "zh": "{n}个(隐藏)"},
     "face_down": {"en": "face down", "zh": "背面朝上"},
     "seen": {"en": "shown to you", "zh": "向你展示"},
+    "not_value": {"en": "not {value}", "zh": "不是{value}"},
+    "secret_order_n": {"en": "{n} in a secret order", "zh": "{n}个(顺序保密)"},
+    "below_n": {"en": "{n} below", "zh": "下面还有{n}个"},
+    "known": {"en": "you know", "zh": "你知道"},
+    "place_n": {"en": "#{n}:", "zh": "第{n}张:"},
+    "unknown": {"en": "?", "zh": "?"},
     "empty": {"en": "empty", "zh": "空"},
     "yes": {"en": "yes", "zh": "是"},
     "no": {"en": "no", "zh": "否"},
@@ -67,19 +73,31 @@ WORDS: dict[str, dict[str, str]] = {
                     "you decide.\n"
                     "  ?   this help\n"
                     "  m   the picture and the menu again\n"
-                    "  u   undo: back to your previous decision\n"
+                    "  u   undo your last decision (while no other seat has decided since, and if it\n"
+                    "      showed nothing hidden)\n"
                     "  s   save the game to a file (resume it with --resume FILE)\n"
                     "  q   quit the game"),
              "zh": ("输入一个选项的编号并按回车。在你决定期间，编号不会改变。\n"
                     "  ?   本帮助\n"
                     "  m   重新显示局面和菜单\n"
-                    "  u   悔棋：回到你的上一个决定\n"
+                    "  u   悔棋：收回你的上一个决定（其他座位尚未决定，且它没有揭示隐藏信息）\n"
                     "  s   把游戏保存到文件（用 --resume 文件 继续）\n"
                     "  q   退出游戏")},
     "undone": {"en": "Undone: back to your decision before {n} decision(s).",
                "zh": "已悔棋：回到{n}个决定之前你的决定。"},
     "nothing_to_undo": {"en": "Nothing to undo yet.", "zh": "还没有可以悔棋的决定。"},
+    "others_decided": {"en": "Another seat has decided since your last decision: it stands.",
+                       "zh": "你上次决定之后其他座位已经决定：不能悔棋。"},
+    "it_revealed": {"en": "Your last decision showed something that was hidden (a card, a die): it stands.",
+                    "zh": "你上次的决定揭示了隐藏的信息（牌或骰子）：不能悔棋。"},
+    "moved_on": {"en": "The game moved on ({n} decision(s) since this page was shown): nothing was done. "
+                       "Here is the table as it is now.",
+                 "zh": "游戏已经继续（此页面显示后又有{n}个决定）：未执行任何操作。这是现在的局面。"},
+    "not_your_turn": {"en": "It is not your turn.", "zh": "现在不是你的回合。"},
+    "no_such_choice": {"en": "There is no such choice.", "zh": "没有这个选项。"},
     "save_as": {"en": "Save to which file? ", "zh": "保存到哪个文件？ "},
+    "quit_ask": {"en": "Leave this game? y: leave, s: save it first, anything else: go on> ",
+                 "zh": "离开这局游戏？y：离开，s：先保存，其他：继续> "},
     "saved": {"en": "Saved to {path}; resume with: meeple play --resume {path}",
               "zh": "已保存到{path}；继续游戏：meeple play --resume {path}"},
     "not_saved": {"en": "Could not save: {why}", "zh": "无法保存：{why}"},
@@ -101,6 +119,8 @@ WORDS: dict[str, dict[str, str]] = {
     "gains": {"en": "{who}: {what} {old} → {new} (+{d})", "zh": "{who}：{what} {old} → {new}（+{d}）"},
     "loses": {"en": "{who}: {what} {old} → {new} (−{d})", "zh": "{who}：{what} {old} → {new}（−{d}）"},
     "changes": {"en": "{who}: {what} {old} → {new}", "zh": "{who}：{what} {old} → {new}"},
+    "now_gains": {"en": "{who}: {what} now {new} (+{d})", "zh": "{who}：{what}现为{new}（+{d}）"},
+    "now_loses": {"en": "{who}: {what} now {new} (−{d})", "zh": "{who}：{what}现为{new}（−{d}）"},
     "arrives": {"en": "{who}: {what} + {items}", "zh": "{who}：{what} + {items}"},
     "leaves": {"en": "{who}: {what} − {items}", "zh": "{who}：{what} − {items}"},
     "score_now": {"en": "Scores now: {scores}", "zh": "当前得分：{scores}"},
@@ -128,6 +148,23 @@ WORDS: dict[str, dict[str, str]] = {
     "language": {"en": "Language", "zh": "语言"},
     "budget": {"en": "budget", "zh": "预算"},
     "games_n": {"en": "Games", "zh": "局数"},
+    "random_seed": {"en": "random", "zh": "随机"},
+    "i_sit": {"en": "I sit at the first person's seat", "zh": "我坐第一个真人座位"},
+    "public": {"en": "listed in the lobby (anyone may take a free seat)", "zh": "在大厅列出（任何人可坐空位）"},
+    "free_seats": {"en": "free seats", "zh": "个空位"},
+    "seats": {"en": "Seats", "zh": "座位"},
+    "invite": {"en": "invite (send it to that person only; it works once)", "zh": "邀请链接（只发给此人；只能使用一次）"},
+    "new_invite": {"en": "new invite", "zh": "新邀请链接"},
+    "to_my_seat": {"en": "To my seat", "zh": "进入我的座位"},
+    "creator_link": {"en": "Your creator link (keep it: it opens this page in another browser)",
+                     "zh": "你的创建者链接（请保存：可在其他浏览器打开本页）"},
+    "take_free_seat": {"en": "Take a free seat:", "zh": "坐到空位："},
+    "no_seat": {"en": "You have no seat at this table: ask its creator for an invite.",
+                "zh": "你在这张牌桌没有座位：请向创建者索取邀请链接。"},
+    "take_seat": {"en": "Take the seat of {who}", "zh": "坐到{who}的座位"},
+    "taken": {"en": "taken", "zh": "已有人"},
+    "free": {"en": "free", "zh": "空"},
+    "error": {"en": "Sorry", "zh": "抱歉"},
     # replay
     "actions_applied": {"en": "{n} actions applied.", "zh": "已执行 {n} 个动作。"},
     "game_goes_on": {"en": "The game goes on: {who} to decide.", "zh": "游戏继续:轮到{who}决定。"},
