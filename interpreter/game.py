@@ -92,11 +92,11 @@ def load_game(name_or_path, variant=None) -> "Game":
 
 
 class Game(Setup, Decisions, Scoring):
-    def __init__(self, definition):
+    def __init__(self, definition, meter=None):
         problems: list[Problem] = list(getattr(definition, "problems", []))
         try:
             with recursion_room():
-                self._compile(definition, problems)
+                self._compile(definition, problems, meter)
         except DefinitionError:
             raise
         except Exception as ex:  # bad input must never end in a traceback: report what we know
@@ -117,15 +117,25 @@ class Game(Setup, Decisions, Scoring):
 
     origin = None  # (game directory, overlay files) when loaded from files by load_game
     load_source = None  # "cache" or "files" when loaded by load_game (see cache)
+    meter_names: frozenset = frozenset()  # the (kind, name) whose reads its rules count (see metered)
+
+    def metered(self, names) -> "Game":
+        """This game compiled again with a read meter (`language.meters`): its rules count their reads of
+        `names`, (kind, name) pairs with kind table, param, var or prop, in `world.meter.counts`. The
+        game itself is left as it is (an unmetered game runs no meter code)."""
+        game = Game(self.definition, meter=names)
+        game.origin, game.load_source = self.origin, self.load_source
+        game.meter_names = frozenset(names)
+        return game
 
     @functools.cached_property
     def content_hash(self) -> str:
         """The hash of the text of every file of the definition (see `fingerprint`)."""
         return content_hash(self.definition)
 
-    def _compile(self, definition, problems):
+    def _compile(self, definition, problems, meter=None):
         self.definition = d = definition
-        w = self.world = World(d, problems)
+        w = self.world = World(d, problems, meter)
         for lang, word, why in extend_words(d["words"] if isinstance(d["words"], dict) else {}):
             w.error(f"words: {why}", ("words", lang) + ((word,) if word is not None else ()))
         self.layout = w.layout

@@ -53,6 +53,24 @@ def test_compare_on_two_processes_equals_the_serial_run(market_day):
     assert spread == serial
 
 
+def test_a_metered_game_plays_in_other_processes_with_its_meter(market_day, tmp_path):
+    from interpreter.analysis import parallel
+
+    bonus = tmp_path / "bonus.yaml"
+    bonus.write_text("overlay: {base: market_day, label: Bonus}\nset:\n  parameters.sale_bonus.default: 1\n")
+    variant = load_game(MARKET_DAY, [bonus])
+    serial = compare(market_day, variant, 2, games=6, seed=1, jobs=1)
+    assert compare(market_day, variant, 2, games=6, seed=1, jobs=2) == serial  # forked: the metered game itself
+    metered = variant.metered({("param", "sale_bonus")})
+    origin = parallel._origin(metered)
+    assert origin[3] == (("param", "sale_bonus"),)
+    again = parallel._load(*origin)  # where a worker loads the game again (spawn, Dask)
+    assert again.meter_names == metered.meter_names and again.world.meter is not None
+    assert parallel._play_batch_dask([3], origin, {"players": 2, "bot": "random", "options": None,
+                                                   "max_decisions": 10_000, "usage": True})[0]["usage"] == \
+        game_record(metered, 2, 3, usage=True)["usage"]
+
+
 def test_bot_objects_play_only_serially(market_day):
     bots = [make_bot("random", 1), make_bot("random", 2)]
     assert len(play_many(market_day, 2, [1], bots, jobs=1)) == 1
@@ -96,7 +114,8 @@ def test_a_local_dask_cluster_gives_the_serial_results(market_day):
 def test_a_worker_with_another_copy_of_the_game_refuses_to_play(market_day, tmp_path):
     from interpreter.analysis import parallel
 
-    root, variants, digest = parallel._origin(market_day)
+    root, variants, digest, meter = parallel._origin(market_day)
+    assert meter == ()  # a game without a read meter
     with pytest.raises(ParallelError, match="differs"):
         parallel._play_batch_dask([1], (root, variants, "0" * 64), {"players": 2, "bot": "random", "options": None, "max_decisions": 100})
     assert parallel._play_batch_dask([1], (root, variants, digest), {"players": 2, "bot": "random", "options": None, "max_decisions": 10_000})[0]["seed"] == 1

@@ -18,9 +18,14 @@ base to variant comes with 95% intervals: Newcombe's hybrid score interval for a
 a normal interval for a difference of means.
 
 What the variant changed, in play: for every change `diff.rules_diff` finds, the usage counters that can
-show it mattered (`usage.changed_things`: a component type as a chosen piece, its modifiers and abilities;
-an action, hook or phase), on each side: the games it fired in, its uses per game and by seat, and how
-the seats that used it did (their win rate with a Wilson interval, their mean score against the others').
+show it mattered (`changes.touched`: a component type as a chosen piece, its modifiers and abilities; an
+action, hook or phase; the reads of a table, parameter, var or property, counted by a read meter compiled
+into both sides' rules for the names the changes touch, see `Game.metered`), on each side: the games it
+fired in, its uses per game and by seat, and how the seats that used it did (their win rate with a Wilson
+interval, their mean score against the others'); and for a scoring item the change sets or feeds, the
+points it gave each seat per game on each side, with the difference and its interval. The counters are
+grouped in blocks by the changes they stand for, so a counter that several changes share is given once,
+under all of them.
 """
 from __future__ import annotations
 
@@ -28,9 +33,10 @@ import math
 import statistics
 from typing import Callable, Sequence
 
+from .changes import Vocabulary, evidence, matching_keys, meter_names, touched
 from .parallel import play_many
 from ..engine.playout import MAX_DECISIONS, as_game
-from .usage import changed_things, matching_keys, summarize_usage
+from .usage import item_points, summarize_usage
 
 Z95 = 1.959963984540054
 NO_TRIGGER = "(flow ended)"
@@ -150,35 +156,85 @@ def compare(base, variant, players: int, games: int, seed: int = 1, bot: str | S
     from 1, as the command line prints it (lists such as "score_mean" are indexed from 0). `jobs` and
     `dask` as for `play_side`: the figures do not depend on them."""
     base, variant = as_game(base), as_game(variant)
-    sides, records = {}, {}
+    things = changed_things(base, variant, players)
+    names = meter_names(things)
+    sides, records, metered = {}, {}, {}
     for name, game in (("base", base), ("variant", variant)):
+        game, metered[name] = with_meter(game, names)
         records[name] = play_side(game, players, games, seed, bot, options, max_decisions, progress, jobs, dask,
                                   usage=True)
         sides[name] = summarize(records[name], players)
     return {"players": players, "games": games, "seed": seed,
             "bot": bot if isinstance(bot, str) else list(bot),
             "base": sides["base"], "variant": sides["variant"], "delta": delta(sides["base"], sides["variant"]),
-            "changed": changed_in_play(base, variant, records, players)}
+            "metered": sorted([kind, n] for kind, n in names) if all(metered.values()) else [],
+            "changed": changed_in_play(things, records, players)}
 
 
-def changed_in_play(base, variant, records: dict, players: int) -> list[dict]:
-    """For each change the variant makes: its usage on both sides (see the module doc)."""
+def changed_things(base, variant, players: int) -> list[dict]:
+    """What each change of the variant touches in play (`changes.touched`); [] for games that are not
+    loaded from a definition."""
     definitions = getattr(base, "definition", None), getattr(variant, "definition", None)
     if None in definitions:
         return []
     from .diff import rules_diff
 
-    types = {**getattr(getattr(base, "world", None), "types", {}),
-             **getattr(getattr(variant, "world", None), "types", {})}
-    seen = sorted({k for side in records.values() for r in side for k in r.get("usage", {})})
-    out = []
-    for thing in changed_things(rules_diff(*definitions)["changes"], types):
+    return touched(rules_diff(*definitions)["changes"], Vocabulary(base, variant), players)
+
+
+def with_meter(game, names) -> tuple:
+    """(the game compiled with a read meter of `names`, True), or (the game, False) when there is nothing to
+    count or its rules cannot be compiled so (a name read where a constant is needed)."""
+    if not names or not hasattr(game, "metered"):
+        return game, not names
+    from ..definition.problems import DefinitionError
+
+    try:
+        return game.metered(names), True
+    except DefinitionError:
+        return game, False
+
+
+def changed_in_play(things: list[dict], records: dict, players: int) -> list[dict]:
+    """The usage of what the variant changed, in blocks (see the module doc): [{"changes": [{"text",
+    "path"}], "keys": [usage keys], "base": {key: usage}, "variant": {key: usage}, "points": [{"item",
+    "base", "variant", "diff"}], "note"}], one block per set of changes that share their counters, in
+    the order of the changes; a change no counter shows has a block of its own with a note."""
+    seen = sorted({k for side in records.values() for r in side
+                   for part in ("usage", "usage_setup", "usage_end") for k in r.get(part) or {}})
+    stands_for: dict[str, list[int]] = {}  # counter -> the changes it stands for
+    for i, thing in enumerate(things):
         keys = matching_keys(thing["match"], seen)
+        shown = {evidence(k) for k in keys}
+        keys += [k for k in thing["expect"] if evidence(k) not in shown]  # counted, never seen: "never"
+        keys += [f"points:{item}" for item in thing["items"]]
+        for key in keys:
+            stands_for.setdefault(key, [])
+            if i not in stands_for[key]:
+                stands_for[key].append(i)
+    groups: dict[tuple, list[str]] = {}
+    for key, changes in stands_for.items():
+        groups.setdefault(tuple(changes), []).append(key)
+    for i, thing in enumerate(things):
+        if not any(i in changes for changes in groups):
+            groups[(i,)] = []
+    out = []
+    for changes in sorted(groups, key=lambda c: (c[0], len(c), c)):
+        keys = sorted(k for k in groups[changes] if not k.startswith("points:"))
+        items = sorted(k.partition(":")[2] for k in groups[changes] if k.startswith("points:"))
         usage = {name: summarize_usage(records[name], players, keys) for name in ("base", "variant")}
         for side in usage.values():
             for u in side.values():
                 u["ci95"] = list(wilson(u["user_wins"], u["users"])) if u["users"] else None
-        out.append({"text": thing["text"], "path": thing["path"], "keys": keys, **usage})
+        points = []
+        for item in items:
+            b, v = (item_points(records[name], players, item) for name in ("base", "variant"))
+            for side in (b, v):
+                side.update(describe(side.pop("per_seat")))
+            points.append({"item": item, "base": b, "variant": v, "diff": mean_difference(b, v)})
+        notes = [things[i]["note"] for i in changes if things[i]["note"]]
+        out.append({"changes": [{"text": things[i]["text"], "path": things[i]["path"]} for i in changes],
+                    "keys": keys, **usage, "points": points, "note": notes[0] if notes else None})
     return out
 
 
@@ -236,33 +292,55 @@ def compare_text(result: dict, base_label: str = "base", variant_label: str = "v
 
 
 def changed_text(changed: list[dict], players: int) -> list[str]:
-    """The usage of what the variant changed, base beside variant, as lines for people."""
+    """The usage of what the variant changed, base beside variant, as lines for people: each block once,
+    under the changes it stands for."""
     if not changed:
         return []
     lines = ["", "What the variant changed, in play (games it fired in; uses per game; uses by seat; the "
-                 "seats that used it: win rate [95%], mean score vs the other seats'):"]
-    for thing in changed:
-        lines.append(f"  {thing['text']}")
-        if not thing["keys"]:
-            lines.append("      no counter shows its use (a value read by rules; see the figures above)")
+                 "seats that used it: win rate [95%], mean score vs the other seats'):",
+             "  (read: a rule that ran read the value; menu: menus that asked it, once per menu; points: what "
+             "a scoring item gave a seat in a game, mean ± sd; a block under several changes, joined by +, "
+             "stands for all of them)"]
+    for block in changed:
+        for i, change in enumerate(block["changes"]):
+            lines.append(f"  {'+ ' if i else ''}{change['text']}")
+        if not block["keys"] and not block["points"]:
+            lines.append(f"      {block['note']}" if block.get("note") else
+                         "      no counter shows its use (see the figures above)")
             continue
-        for key in thing["keys"]:
+        for key in block["keys"]:
             lines.append(f"    {key}")
             for name in ("base", "variant"):
-                u = thing[name].get(key)
+                u = block[name].get(key)
                 lines.append(f"      {name + ':':<9}{_usage(u)}")
+        for p in block["points"]:
+            lines.append(f"    points:{p['item']}")
+            lines.append(f"      {'base:':<9}{_points(p['base'])}")
+            d = p["diff"]
+            change = (f"; change {d['diff']:+.2f} {_interval(d['ci95'], digits=2, signed=True)}"
+                      if d["diff"] is not None else "")
+            lines.append(f"      {'variant:':<9}{_points(p['variant'])}{change}")
     return lines
 
 
 def _usage(u: dict | None) -> str:
     if u is None or not u["games"]:
         return "never"
-    who = ("users won " + _pct(u["user_win_rate"]) + " " + _interval(u["ci95"], 100)
+    who = ("; users won " + _pct(u["user_win_rate"]) + " " + _interval(u["ci95"], 100)
            if u["users"] else "")
     score = (f", score {u['user_score']:.1f} vs {u['others_score']:.1f}"
-             if u["user_score"] is not None and u["others_score"] is not None else "")
-    return (f"{u['games']}/{u['of']} games, {u['per_game']:.2f} per game, by seat "
-            + "/".join(str(n) for n in u["by_seat"]) + f"; {who}{score}")
+             if u["users"] and u["user_score"] is not None and u["others_score"] is not None else "")
+    apart = [f"{u[k + '_per_game']:.2f} at the {k}" for k in ("setup", "end") if u.get(k + "_per_game")]
+    apart = f" ({', '.join(apart)})" if apart else ""
+    return (f"{u['games']}/{u['of']} games, {u['per_game']:.2f} per game{apart}, by seat "
+            + "/".join(str(n) for n in u["by_seat"]) + f"{who}{score}")
+
+
+def _points(p: dict) -> str:
+    if not p["n"]:
+        return "not a scoring item here"
+    return (f"{p['mean']:.2f} ± {p['stdev']:.2f} per seat and game, by seat "
+            + "/".join(f"{x:.2f}" for x in p["by_seat"]) + f" ({p['games']} games)")
 
 
 def _stat(d: dict) -> str:

@@ -46,7 +46,9 @@ def game_record(game, players: int, seed: Any, bot: str | Sequence[str] = "rando
     {seed, decisions, scores, winners, ends} or, when the game raised, {seed, error}; with `measure`,
     also "measure": the value of that expression in the final state; with `keep_actions`, "actions": the
     ids of the actions played (to save the game); with `usage`, what fired, per seat ({key: [count per
-    seat]}, see `usage.UsageMeter`); with `timing`, each seat's thinking time in seconds and its number of
+    seat]}, see `usage.UsageMeter`), what the setup and the final scoring made fire ("usage_setup",
+    "usage_end": {key: count}) and the points
+    of each scoring item ("points": {item: [points per seat]}); with `timing`, each seat's thinking time in seconds and its number of
     decisions (think, moves: a measurement, so the only part of a record that differs between runs)."""
     try:
         rec = play_game(game, players, seed, bot, options=options, max_decisions=max_decisions, usage=usage)
@@ -65,7 +67,19 @@ def game_record(game, players: int, seed: Any, bot: str | Sequence[str] = "rando
         small["moves"] = list(rec["moves"])
     if usage:
         small["usage"] = rec["usage"]
+        small["usage_setup"] = rec.get("usage_setup", {})
+        small["usage_end"] = rec.get("usage_end", {})
+        small["points"] = _points(out.get("breakdown"))
     return small
+
+
+def _points(breakdown) -> dict:
+    """{scoring item: [its points for each seat]} from an outcome's breakdown (an exact share as a float)."""
+    points: dict = {}
+    for row in breakdown or []:
+        for item, v in row.items():
+            points.setdefault(item, []).append(v if type(v) in (int, bool) else float(v))
+    return points
 
 
 def play_many(game, players: int, seeds: Iterable[int], bot: str | Sequence[str] = "random",
@@ -170,7 +184,7 @@ def _dask_batches(game, seeds, task, address):
         from distributed import Client
     except ImportError:
         raise ParallelError(f"--dask needs Dask distributed: {DASK_INSTALL}") from None
-    root, variants, digest = _origin(game)
+    origin = _origin(game)
     try:
         client = Client(address, timeout="10s")
     except (OSError, TimeoutError) as exc:
@@ -178,8 +192,7 @@ def _dask_batches(game, seeds, task, address):
     try:
         workers = max(1, sum(client.nthreads().values()))
         batches = _split(seeds, workers)
-        futures = client.map(_play_batch_dask, batches, origin=(root, variants, digest), task=task,
-                             pure=False)
+        futures = client.map(_play_batch_dask, batches, origin=origin, task=task, pure=False)
         # In order: a batch is yielded once it and all before it are in (as_completed would reorder).
         for future in futures:
             yield future.result()
@@ -196,13 +209,15 @@ def _play_batch_dask(seeds, origin, task) -> list[dict]:
 _loaded: dict = {}
 
 
-def _load(root: str, variants: tuple, digest: str | None):
-    """The game at `root` with `variants`, loaded once per worker process, checked against `digest`."""
-    key = (root, variants)
+def _load(root: str, variants: tuple, digest: str | None, meter: tuple = ()):
+    """The game at `root` with `variants`, loaded once per worker process, checked against `digest`, and
+    compiled with a read meter of the names `meter` when it lists any (see `Game.metered`)."""
+    key = (root, variants, meter)
     if key not in _loaded:
         from ..game import load_game
 
-        _loaded[key] = load_game(root, list(variants))
+        game = load_game(root, list(variants))
+        _loaded[key] = game.metered(meter) if meter else game
     game = _loaded[key]
     if digest is not None and game.content_hash != digest:
         raise ParallelError(f"the worker's copy of {root} differs from the caller's "
@@ -216,4 +231,5 @@ def _origin(game) -> tuple:
         raise ParallelError("this game was not loaded from files (load_game), so other processes "
                             "cannot load it again; play it with jobs=1")
     root, variants = origin
-    return str(root), tuple(str(v) for v in variants), getattr(game, "content_hash", None)
+    meter = tuple(sorted(getattr(game, "meter_names", None) or ()))
+    return str(root), tuple(str(v) for v in variants), getattr(game, "content_hash", None), meter

@@ -84,7 +84,8 @@ def play_game(
     {"seed", "decisions", "actions": [action ids], "state": final State, "outcome": game.outcome(...),
      "think": [CPU seconds each seat's bot spent choosing], "moves": [decisions of each seat]}
 
-    With `usage`, the record also has "usage": what fired, per seat (`usage.UsageMeter.counts`).
+    With `usage`, the record also has "usage": what fired, per seat (`usage.UsageMeter.counts`), and
+    "usage_setup" and "usage_end": what the setup and the final scoring made fire (`UsageMeter.apart`).
 
     If `log` is a list, the game's narrative is appended to it (what `apply` reports). `on_decision`,
     if given, is called with {"seat", "action", "log": [messages produced by the action]} after each
@@ -92,14 +93,18 @@ def play_game(
     """
     game = as_game(game)
     seat_bot = seat_bots(bots, players, seed)
+    meter = UsageMeter(game, players) if usage else None
+    if meter is not None:
+        meter.before()
     state = new_game(game, players, seed, options, log)
+    if meter is not None:
+        meter.after_apart("setup")
     legal_actions = action_lister(game)
     actions_taken: list[str] = []
     decisions = 0
     fast = fastpath.supports(game)
     think = [0.0] * players
     moves = [0] * players
-    meter = UsageMeter(game, players) if usage else None
     clock = time.process_time  # CPU time: a loaded machine slows the bots' clock less than the wall's
     while not game.is_over(state):
         if decisions >= max_decisions:
@@ -125,7 +130,7 @@ def play_game(
                 meter.before()
             state = fastpath.apply_index(game, state, i, owned=True, log=step_log)
             if meter is not None:
-                meter.after(seat)
+                meter.after(seat, game.current_player(state))
             decisions += 1
             if step_log is not None:
                 if log is not None:
@@ -146,7 +151,7 @@ def play_game(
             meter.before()
         state = game.apply(state, action, log=step_log)
         if meter is not None:
-            meter.after(seat)
+            meter.after(seat, game.current_player(state))
         decisions += 1
         actions_taken.append(action["id"])
         if step_log is not None:
@@ -154,13 +159,19 @@ def play_game(
                 log.extend(step_log)
             if on_decision is not None:
                 on_decision({"seat": seat, "action": action, "log": step_log})
+    if meter is not None:
+        meter.before()
+    outcome = game.outcome(state)
+    if meter is not None:
+        meter.after_apart("end")
     return {
         "seed": seed,
         "decisions": decisions,
         "actions": actions_taken,
         "state": state,
-        "outcome": game.outcome(state),
+        "outcome": outcome,
         "think": think,
         "moves": moves,
-        **({"usage": meter.counts()} if meter is not None else {}),
+        **({"usage": meter.counts(), "usage_setup": meter.apart_counts("setup"),
+            "usage_end": meter.apart_counts("end")} if meter is not None else {}),
     }

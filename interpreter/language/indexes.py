@@ -61,6 +61,8 @@ def prop_equality(w, cond, var: str):
         if (isinstance(side, Tree) and side.data == "attr" and isinstance(side.children[0], Tree)
                 and side.children[0].data == "name" and str(side.children[0].children[0]) == var):
             prop = str(side.children[1])
+            if w.meter is not None and w.meter.metered("prop", prop):
+                return None  # its reads are counted: the filter reads it as written (see meters)
             if prop == "type" or (prop in w.props and prop not in w.fields and w.prop_types.get(prop) in SCALAR):
                 if not mentions(other, var):
                     return prop, other, rest

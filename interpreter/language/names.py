@@ -65,7 +65,7 @@ class Names:
         if name in w.gvars:
             w.reads.add(("var", name))
             slot, t = w.gvars[name]
-            return self.gen(f"s.g[{slot}]", t)
+            return self.metered("var", name, self.gen(f"s.g[{slot}]", t))
         if name in w.scripted.seat_fns:  # a scripted seat: its seat, or none when it is not at the table
             w.reads.add(("seat", name))
             return self.gen(f"{self.pool.ref(w.scripted.seat_fns[name])}(s)", "player")
@@ -116,12 +116,30 @@ class Names:
                       "game_ending"))
         return names
 
-    def table(self, name):
+    def table(self, name, whole=True):
+        """The value of table `name` (its value at the game's player count for a by_players table); a read
+        of the whole value when a meter counts it and `whole` (x_index counts the entry it reads instead)."""
         value, by_players = self.w.tables[name]
         t = _value_type(next(iter(value.values())) if by_players and value else value)
-        if by_players:
-            return self.gen(f"{self.pool.ref(value)}[s.n]", t)
-        return const(value, t)
+        x = self.gen(f"{self.pool.ref(value)}[s.n]", t) if by_players else const(value, t)
+        return self.metered("table", name, x) if whole else x
+
+    def metered(self, kind, name, x: X) -> X:
+        """x, or (when the game's read meter counts `name`) x read through the meter (see meters)."""
+        meter = self.w.meter
+        if meter is None or not meter.metered(kind, name):
+            return x
+        return self.gen(f"{self.pool.ref(meter.value)}(s, {self.pool.ref((kind, name, None))}, {self.src(x)})", x.t)
+
+    def metered_table(self, node, sc):
+        """The name of the table `node` names when the game's read meter counts its reads, else None."""
+        meter = self.w.meter
+        if meter is None or not (isinstance(node, Tree) and node.data == "name"):
+            return None
+        name = str(node.children[0])
+        if sc.lookup(name) is not None or name not in self.w.tables or not meter.metered("table", name):
+            return None
+        return name
 
     def x_attr(self, n, sc):
         base, name_tok = n.children
@@ -154,7 +172,7 @@ class Names:
             if name in w.pvars:
                 w.reads.add(("pvar", name))
                 slot, t = w.pvars[name]
-                return self.gen(f"s.p[{bs}][{slot}]", t)
+                return self.metered("var", name, self.gen(f"s.p[{bs}][{slot}]", t))
             if name in w.pzones:
                 w.reads.add(("pzone", name))
                 off = w.pzones[name]
@@ -168,6 +186,8 @@ class Names:
                 return self.gen(f"range({base}, {base} + {len(w.kinds[kind])})", "zones:" + kind)
             if name in w.params:
                 w.reads.add(("param", name))
+                if w.meter is not None and w.meter.metered("param", name):
+                    return self.metered("param", name, X(w.param_fn(name, b.f), w.param_type(name), pool=self.pool))
                 if b.slot is None:
                     return X(w.param_fn(name, b.f), w.param_type(name))
                 f = w.param_fn(name, b.f, b.slot)
@@ -193,6 +213,9 @@ class Names:
             if name in w.props:
                 w.reads.add(("prop", name))
                 t = w.prop_types[name]
+                if w.meter is not None and w.meter.metered("prop", name):  # counted per piece type
+                    return self.gen(f"{self.pool.ref(w.meter.entry)}(s, {self.pool.ref(('prop', name))}, "
+                                    f"{self.pool.ref(w.props[name])}, s.types[{bs}])", t)
                 return self.gen(f"{self.pool.ref(w.props[name])}[s.types[{bs}]]", t)
             if b.t == "piece":
                 raise CompileError(f"a piece has no field or property '{name}'", tok,
@@ -201,7 +224,8 @@ class Names:
 
     def x_index(self, n, sc):
         base, key = n.children
-        b = self.expr(base, sc)
+        metered = self.metered_table(base, sc)  # a metered table counts the entry read, not the whole table
+        b = self.expr(base, sc) if metered is None else self.table(metered, whole=False)
         k = self.expr(key, sc)
         if b.t.startswith("zones:"):  # one zone of a family, by a value of its kind
             values = self.w.kinds.get(b.t[6:], [])
@@ -232,6 +256,9 @@ class Names:
                 raise CompileError("this table's keys are numbers, not a str", key)
         if b.t.startswith("list:") or b.t == "any" or b.t.startswith("table"):
             et = b.t[5:] if b.t.startswith("list:") else "any"
+            if metered is not None:
+                return self.gen(f"{self.pool.ref(self.w.meter.entry)}(s, {self.pool.ref(('table', metered))}, "
+                                f"{self.src(b)}, {self.src(k)})", et)
             return self.gen(f"({self.src(b)})[{self.src(k)}]", et)
         raise CompileError(f"cannot index a value of type {b.t}", n)
 

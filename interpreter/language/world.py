@@ -16,6 +16,7 @@ from ..definition.limits import LOOP_BUDGET, text_over_limit
 from ..definition.static_checks import option_problems
 from ..definition.problems import Problem, did_you_mean
 from .graphs import ZoneGraphs
+from .meters import ReadMeter
 from .modifiers import Modifiers
 
 STEP_BUDGET = LOOP_BUDGET
@@ -26,9 +27,11 @@ class World(Declarations, Components, Modifiers):
     zones, defs), `Components` (classes, types, counts), `Modifiers` (parameters, activity, finding pieces);
     here the order of reading them, compiling, graphs and zones."""
 
-    def __init__(self, d, problems: list[Problem]):
+    def __init__(self, d, problems: list[Problem], meter=None):
         self.d = d
         self.problems = problems
+        # The reads of named values counted while playing (see meters): only when a caller asks for them.
+        self.meter = ReadMeter(meter) if meter else None
         self.step_budget = STEP_BUDGET
         self.mod_fired: dict = {}  # (type, parameter) -> times a modifier applied: rule coverage
         self.active_fired: dict = {}  # type -> times active(p, type) found one: rule coverage
