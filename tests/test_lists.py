@@ -153,7 +153,7 @@ def test_a_saved_state_with_a_list_var_that_is_not_a_list_is_refused(queue):
 @pytest.mark.parametrize("lang, words", [
     ("en", ["While *open*(*ahead*(*here*, *h*)) (at most 3 times):", "Append *position* to the player's",
             "the spaces connected to *here*, through each *t* where"]),
-    ("zh", ["当*open*(*ahead*(*here*, *h*))时重复(至多3次):", "将*position*加到", "只经过满足"]),
+    ("zh", ["当*畅通*(*前方*(*here*, *h*))时重复(至多3次):", "将*局面*加到", "只经过满足"]),
 ])
 def test_the_rules_text_says_loops_lists_and_board_walks_in_words(lang, words):
     from interpreter.game import load_game

@@ -17,7 +17,7 @@ SINGLE = ("game", "flow", "setup", "scoring", "end", "display", "words")
 # Sections with two scopes, each a map of ids.
 SCOPED = ("vars", "zones")
 ID_MAPS = ("options", "disputes", "kinds", "tables", "resources", "parameters", "components", "defs", "events",
-           "hooks", "phases", "steps", "procedures", "scripted_seats")
+           "hooks", "phases", "steps", "procedures", "scripted_seats", "labels")
 SECTIONS = SINGLE + SCOPED + ID_MAPS
 
 
