@@ -12,7 +12,7 @@ import os
 import sys
 
 from .analysis.parallel import ParallelError
-from .commands.common import Failure, PROG, UsageError, _utf8_safe_streams, err, fault
+from .commands.common import Failure, PROG, UsageError, _utf8_safe_streams, err, fault, printable
 from .commands.parser import build_parser
 
 
@@ -26,8 +26,8 @@ def main(argv: list[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     try:
         return args.func(args)
-    except (UsageError, ParallelError) as exc:
-        err(f"{PROG} {args.command}: error: {exc}")
+    except (UsageError, ParallelError) as exc:  # may quote a stranger's text: shown escaped
+        err(f"{PROG} {args.command}: error: {printable(exc, None)}")
         return 2
     except Failure:
         return 1
@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:
         if args.debug or os.environ.get("MEEPLE_DEBUG"):
             raise
-        err(f"{PROG} {args.command}: {fault(exc)}: {exc}")
+        err(f"{PROG} {args.command}: {fault(exc)}: {printable(exc, 2000)}")
         err("(run with --debug for the Python traceback)")
         return 1
 

@@ -1,4 +1,6 @@
-"""Shared fixtures; hypothesis is derandomized under CI (HYPOTHESIS_PROFILE=ci or CI=true)."""
+"""Shared fixtures. Hypothesis profiles: `ci` (under CI=true or HYPOTHESIS_PROFILE=ci) is derandomized, the
+same examples on every run; `dev` (the default elsewhere) draws new examples on each run and keeps the
+failing ones in .hypothesis/; `explore` (HYPOTHESIS_PROFILE=explore) draws EXPLORE times as many."""
 
 import os
 from pathlib import Path
@@ -7,7 +9,11 @@ from hypothesis import settings
 
 settings.register_profile("ci", derandomize=True, deadline=None, max_examples=60)
 settings.register_profile("dev", deadline=None, max_examples=60)
-settings.load_profile("ci" if os.environ.get("CI") or os.environ.get("HYPOTHESIS_PROFILE") == "ci" else "dev")
+settings.register_profile("explore", deadline=None, max_examples=600)
+PROFILE = ("ci" if os.environ.get("CI") or os.environ.get("HYPOTHESIS_PROFILE") == "ci"
+           else "explore" if os.environ.get("HYPOTHESIS_PROFILE") == "explore" else "dev")
+settings.load_profile(PROFILE)
+EXPLORE = 10 if PROFILE == "explore" else 1  # how many times the examples a test with its own count draws
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -183,3 +183,83 @@ def test_the_engine_fingerprint_reads_every_source_of_the_engine_and_no_compiled
     assert names == expected
     assert "language/compiler.py" in names and "engine/flow.py" in names
     assert [name for name, _ in cache._source_files(ROOT / "grammar")] == ["dsl.lark"]
+
+
+def test_the_engine_is_its_package_its_schemas_and_its_grammar():
+    from interpreter.definition.resources import data_dir
+    assert cache.engine_folders() == [ROOT / "interpreter", data_dir("schemas"), data_dir("grammar")]
+    assert cache.engine_fingerprint() == cache.fingerprint_of(cache.engine_folders())
+
+
+@pytest.mark.parametrize("folder, name", [("interpreter", "engine/flow.py"), ("grammar", "dsl.lark"),
+                                          ("schemas", "gamedef.schema.json")])
+def test_any_change_to_a_file_of_the_engine_changes_the_key(tmp_path, folder, name):
+    copy = shutil.copytree(ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    before = cache.fingerprint_of([copy])
+    with open(copy / name, "a", encoding="utf-8") as f:
+        f.write(" ")
+    assert cache.fingerprint_of([copy]) != before
+    (copy / name).rename(copy / (name + ".moved.py"))  # a file by another name is another engine
+    assert cache.fingerprint_of([copy]) != before
+
+
+def test_an_entry_stored_under_another_games_key_is_a_miss(cache_dir, market):
+    high = ROOT / "examples" / "high_card"
+    fresh(high)
+    [high_entry] = entries(cache_dir)
+    fresh(market)
+    [market_entry] = set(entries(cache_dir)) - {high_entry}
+    os.replace(high_entry, market_entry)  # Market Day's name now holds High Card
+    game = fresh(market)
+    assert game.id == "market_day" and game.load_source == "files"
+
+
+def test_a_rule_of_any_depth_is_stored_and_read_back(cache_dir, tmp_path):
+    terms = " and ".join(f"n >= {i % 3 - 5}" for i in range(500))
+    root = tmp_path / "chain"
+    root.mkdir()
+    (root / "game.yaml").write_text(f"""
+game: {{id: chain, players: [2]}}
+vars: {{global: {{n: {{}}}}}}
+steps: {{s: {{actions: {{go: {{if: "{terms}", effect: "n += 1"}}}}}}}}
+flow: {{each_player: {{step: s}}}}
+scoring: {{items: {{n: {{expr: "n"}}}}}}
+""", encoding="utf-8")
+    first = fresh(root)
+    again = fresh(root)
+    assert (first.load_source, again.load_source) == ("files", "cache")
+    assert again.legal_actions(again.new_game(2), labels=False)[0]["id"] == "go"
+
+
+def test_the_key_is_hashed_from_the_very_bytes_that_are_compiled(cache_dir, market, monkeypatch):
+    """A file saved while a game loads: the game and the entry stored for it are the text that was hashed,
+    so an entry never holds rules its key does not name."""
+    path = market / "game.yaml"
+    old = path.read_text(encoding="utf-8")
+    assert "Market Day" in old
+    new = old.replace("Market Day", "Fair Day")
+    key = cache.key
+
+    def saved_meanwhile(root, overlays):
+        k = key(root, overlays)
+        path.write_text(new, encoding="utf-8")  # an editor saves the file between the hash and the compile
+        return k
+    monkeypatch.setattr(cache, "key", saved_meanwhile)
+    during = fresh(market)
+    monkeypatch.setattr(cache, "key", key)
+    assert "Market Day" in str(during.definition["game"]["name"])
+    path.write_text(old, encoding="utf-8")  # back to the text that was hashed: its entry holds that text
+    back = fresh(market)
+    assert back.load_source == "cache" and "Market Day" in str(back.definition["game"]["name"])
+    path.write_text(new, encoding="utf-8")
+    assert "Fair Day" in str(fresh(market).definition["game"]["name"])
+
+
+def test_a_write_that_fails_leaves_no_entry_and_no_temporary_file(cache_dir, monkeypatch):
+    cache_dir.mkdir(mode=0o700)
+
+    def fails(*a):
+        raise OSError("disk full")
+    monkeypatch.setattr(os, "replace", fails)
+    assert cache.write(cache_dir, "ab" * 32, {"n": 1}) is False
+    assert list(cache_dir.iterdir()) == []

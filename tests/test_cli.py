@@ -298,3 +298,149 @@ def test_simulate_reports_the_end_triggers_and_a_measure_of_the_final_states(cap
 def test_simulate_measure_with_a_mistake_is_a_usage_error(capsys):
     code, _, err = run(capsys, "simulate", "phoenicia", "-p", "2", "--games", "1", "--measure", "roundd")
     assert code == 2 and "--measure: 'roundd': unknown name 'roundd'; did you mean 'round'?" in err
+
+
+# ------------------------------------------------------------------------------- a stranger's record
+
+MARKET = str(ROOT / "examples" / "market_day")
+
+
+@pytest.fixture(scope="module")
+def market_record(tmp_path_factory):
+    """A finished two-player game of Market Day with random bots, as a record's text."""
+    path = tmp_path_factory.mktemp("record") / "game.yaml"
+    assert main(["play", MARKET, "--players", "2", "--seed", "3", "--quiet", "--record", str(path)]) == 0
+    return path.read_text(encoding="utf-8")
+
+
+def changed(tmp_path, text, old, new, name="bad.yaml"):
+    assert old in text
+    path = tmp_path / name
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+BAD_RECORDS = [  # (what is changed, into what, exit code, the words of the message)
+    ("  id: draw", "  id: fly_away", 1, "action 1 (fly_away): illegal: "),
+    ("seed: 3", "seed: [1, 2]", 2, "the seed must be a whole number"),
+    ("options: {}", "options: {nope: 3}", 2, "unknown option 'nope'"),
+    ("players: 2\nseed: 3\nseats:\n- random\n- random", "players: 9\nseed: 3\nseats: [" + ", ".join(["random"] * 9) + "]", 2,
+     "players, not 9"),
+    ("path: " + MARKET, "path: nowhere", None, None),  # falls back on the game's id: fine
+    ("game: market_day", "game: nothing_at_all", None, None),
+]
+
+
+@pytest.mark.parametrize("old, new, code, words", BAD_RECORDS)
+def test_play_resume_answers_a_bad_record_as_replay_does(capsys, tmp_path, market_record, old, new, code, words):
+    if old.startswith("path: "):
+        old = next(line for line in market_record.splitlines() if line.startswith("path: "))
+    path = changed(tmp_path, market_record, old, new)
+    resumed = run(capsys, "play", "--resume", str(path), "--quiet")
+    replayed = run(capsys, "replay", str(path))
+    assert "internal error" not in resumed[2] + replayed[2]
+    if code is None:
+        return
+    assert resumed[0] == replayed[0] == code
+    line = text_line(path, new.splitlines()[0])
+    for c, _, message in (resumed, replayed):
+        assert re.search(rf"{re.escape(str(path))}:{line}:\d+: .*{re.escape(words)}", message), message
+
+
+def text_line(path, text):
+    return next(i for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if text in line)
+
+
+def test_play_resume_locates_a_seat_that_is_no_player_kind(capsys, tmp_path, market_record):
+    path = changed(tmp_path, market_record, "- random\n- random", "- random\n- wizard")
+    code, _, message = run(capsys, "play", "--resume", str(path), "--quiet")
+    assert code == 2 and f"{path}:{text_line(path, 'wizard')}:3: unknown bot 'wizard'" in message
+
+
+def test_a_record_asks_a_bot_for_no_more_than_the_record_limits(capsys, tmp_path, market_record, monkeypatch):
+    seats = []
+    unfinished = market_record[:market_record.index("actions:")] + "actions: []\n"  # no decision made yet
+    path = changed(tmp_path, unfinished, "- random\n- random", "- mcts:ms=20000,c=0.5\n- greedy:depth=50")
+
+    class Stop(Exception):
+        pass
+
+    def caught(self, resume=None):
+        seats.extend(self.setup.kinds)
+        raise Stop
+    monkeypatch.setattr("interpreter.table.terminal.TerminalTable.run", caught)
+    with pytest.raises(Stop):
+        main(["--debug", "play", "--resume", str(path), "--quiet"])
+    assert seats == ["mcts:ms=1000,c=0.5", "greedy:depth=10"]
+    message = capsys.readouterr().err
+    assert f"{path}:{text_line(path, 'mcts')}:3: the record's bot mcts:ms=20000,c=0.5 may think longer" in message
+    seats.clear()  # the command line chooses any bot, for the seat it names; the other keeps the record's
+    with pytest.raises(Stop):
+        main(["--debug", "play", "--resume", str(path), "--quiet", "--seat", "1=mcts:ms=5000"])
+    assert seats == ["mcts:ms=5000", "greedy:depth=10"]
+
+
+@pytest.mark.parametrize("command", ["play", "replay"])
+def test_a_records_control_characters_are_shown_escaped_and_a_long_id_cut(capsys, tmp_path, market_record, command):
+    path = changed(tmp_path, market_record, "  id: draw", '  id: "draw\\e[2J\\e[31m\\u202e\\a' + "x" * 5000 + '"')
+    code, out, message = run(capsys, *(["play", "--resume"] if command == "play" else ["replay"]), str(path))
+    assert code == 1
+    assert "\x1b" not in out + message and "\x07" not in message and "\u202e" not in message
+    assert "draw\\x1b[2J\\x1b[31m\\u202e\\x07xxx" in message and "… (5015 characters)" in message
+    assert len(message) < 1000
+    path = changed(tmp_path, market_record, "game: market_day", 'game: "g\\e[31m"', "game.yaml")
+    path.write_text(path.read_text(encoding="utf-8").replace(f"path: {MARKET}", "path: nowhere"), encoding="utf-8")
+    code, _, message = run(capsys, *(["play", "--resume"] if command == "play" else ["replay"]), str(path))
+    assert code == 2 and "\x1b" not in message and "g\\x1b[31m" in message
+
+
+@pytest.mark.parametrize("command", ["simulate", "ladder"])
+def test_ctrl_c_during_a_parallel_run_keeps_the_games_that_ended_and_prints_a_partial_report(tmp_path, command):
+    """Ctrl-C at the terminal (SIGINT to the whole process group): no worker's traceback, every game that
+    ended is kept (simulate saves each record as it ends) and the report of them is printed, marked partial."""
+    import os
+    import signal
+    import time
+    saved = tmp_path / "games"
+    argv = [sys.executable, "-m", "interpreter.cli", command, str(ROOT / "examples" / "market_day"), "--players", "2",
+            "--games", "4000", "--jobs", "2"]
+    argv += ["--save-games", str(saved)] if command == "simulate" else ["--bots", "random,greedy"]
+    proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # until some games have ended
+            time.sleep(0.5)
+            if command == "ladder" or (saved.is_dir() and len(list(saved.glob("*.yaml"))) >= 20):
+                if command == "ladder":
+                    time.sleep(3)
+                break
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err and "interrupted" in err
+    assert "PARTIAL: interrupted" in out
+    if command == "simulate":
+        done = int(re.search(r"completed: (\d+)/4000", out).group(1))
+        records = sorted(saved.glob("*.yaml"))
+        assert 20 <= done < 4000 and len(records) == done
+        assert not list(saved.glob(".record-*"))  # no half-written record
+        assert main(["replay", str(records[-1])]) == 0
+    else:
+        # (which games ended before the interrupt depends on the machine: the ladder's figures keep them,
+        # tests/test_parallel.py checks how many)
+        assert 0 <= int(re.search(r"greedy against random: (\d+)/4000", out).group(1)) < 4000
+
+
+def test_save_games_refuses_a_folder_that_holds_files_unless_overwrite(capsys, tmp_path):
+    (tmp_path / "other-run.yaml").write_text("x", encoding="utf-8")
+    args = ["simulate", str(ROOT / "examples" / "market_day"), "--players", "2", "--games", "2",
+            "--save-games", str(tmp_path)]
+    code, out, message = run(capsys, *args)
+    assert code == 2 and "not empty" in message and "--overwrite" in message and out == ""
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["other-run.yaml"]
+    code, _, _ = run(capsys, *args, "--overwrite")
+    assert code == 0 and len(list(tmp_path.glob("*.yaml"))) == 3

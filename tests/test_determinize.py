@@ -10,7 +10,8 @@ from interpreter.players.bots import GreedyBot, decide, make_bot, margin
 from interpreter.players.determinize import Determinizer, knowledge, unrecorded
 from interpreter.game import load_game
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "tests" / "fixtures"
 BOT_SPECS = ["random", "greedy", "greedy:depth=1", "mcts:iterations=30"]
 
 
@@ -147,3 +148,40 @@ def test_what_hidden_zones_hold_is_learned_from_the_definition(low_cards):
     k = knowledge(low_cards, 2, None)
     deck = low_cards.layout.gzones["deck"]
     assert k.can_hold(deck) == {"zero", "one", "two", "three", "four", "five"}
+
+
+def test_every_sample_has_its_own_random_future():
+    """Each sampled state gets a generator of its own, drawn from the caller's: the samples do not share
+    one future (a die rolled in the lookahead rolls differently from sample to sample), and the bot's seed
+    makes them again."""
+    game = load_game(ROOT / "examples" / "dice_cave")
+    s = game.new_game(2, seed=3)
+    sampler = Determinizer(game, game.view(s, game.current_player(s)))
+    r = random.Random(5)
+    samples = [sampler.sample(r) for _ in range(12)]
+    assert len({x.rng for x in samples}) == 12
+    pack = game.layout.gvars["pack"]
+    rolled = {game.apply(x, "roll").g[pack] for x in samples}  # 0 after a 1, else the face
+    assert len(rolled) >= 3
+    again = random.Random(5)
+    assert [sampler.sample(again).rng for _ in range(12)] == [x.rng for x in samples]
+
+
+def test_a_search_plays_each_iteration_on_a_sample_of_its_own():
+    game = load_game(ROOT / "examples" / "dice_cave")
+    s = game.new_game(2, seed=3)
+    s = game.apply(s, "roll")
+    while game.current_player(s) != 0 or len(game.legal_actions(s)) < 2:
+        s = game.apply(s, game.legal_actions(s)[0])
+    view = game.view(s, 0)
+    futures = []
+
+    class Recording(Determinizer):
+        def sample(self, r):
+            x = super().sample(r)
+            futures.append(x.rng)
+            return x
+
+    bot = make_bot("mcts:iterations=20,prior=0", 1)
+    bot.search(game, Recording(game, view), 0, {a["id"]: a for a in game.legal_actions(s)})
+    assert len(futures) == 20 and len(set(futures)) == 20

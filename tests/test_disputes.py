@@ -22,11 +22,16 @@ NAMED = {
     "puerto_rico": {"mayor_privilege_empty_supply": "mayor_privilege_from_ship",
                     "hospice_on_quarry": "hospice_on_quarry",
                     "craftsman_privilege": "craftsman_privilege_voluntary",
-                    "limited_bank": "limited_bank"},
+                    "limited_bank": "limited_bank",
+                    "large_building_count": "large_buildings_one_per_column"},
     "castles_of_burgundy": {"phase_start_leftover_tiles": "remove_all_hex_tiles",
                             "tie_break_direction": "tiebreak_most_empty",
                             "knowledge7_reading": "knowledge7_per_placed_tile",
                             "declining_an_extra_action": "extra_action_may_be_declined"},
+    "phoenicia": {"change_from_an_empty_pile": "change_always_given", "display_refill": "display_refill"},
+    "la_granja_no_siesta": {"storage_goods_at_once": "storage_goods_until_phase_end",
+                            "loose_commodity_in_a_trade": "loose_commodity_in_trade",
+                            "solo_siesta_lead": "solo_lead_scores_anywhere", "two_disc_minimum": "keep_two_discs"},
 }
 
 
@@ -113,7 +118,7 @@ def test_every_value_of_the_option_needs_a_reading(tmp_path):
 def test_verify_lists_every_dispute_with_its_readings_and_sources(capsys):
     assert main(["verify", "puerto_rico", "--games", "0"]) == 0
     text = capsys.readouterr().out
-    assert "disputed rules: 5" in text
+    assert "disputed rules: 6" in text
     assert "mayor_privilege_empty_supply: The mayor's privilege when the colonist supply is empty" in text
     assert "* mayor_privilege_from_ship=false: The mayor takes his privilege colonist from the supply only" in text
     assert "source: puerto-rico.zh-hans.txt §市长 (提示: 如果公共堆里的拓荒者用光" in text
@@ -153,3 +158,28 @@ def test_alternatives_play_random_games_under_each_reading(tmp_path, capsys):
     (entry,) = data["alternatives"]
     assert [row["value"] for row in entry["alternatives"]] == [False, True]
     assert all(row["random_play"]["3"]["completed"] == 1 for row in entry["alternatives"])
+
+
+def test_alternatives_fail_verify_when_play_under_one_reading_breaks_a_rule(tmp_path, capsys):
+    root = _game_with(tmp_path, GOOD)
+    game_yaml = root / "game.yaml"
+    text = game_yaml.read_text(encoding="utf-8")
+    assert "          draw(deck, discard)\n" in text
+    # the other reading's setup fails while it runs (a die of no faces)
+    game_yaml.write_text(text.replace("          draw(deck, discard)\n",
+                                      "          draw(deck, discard)\n      first_player = random(player_count - player_count)\n"),
+                         encoding="utf-8")
+    rep = verify(root, games=2, players=[3], alternatives=True)
+    assert not rep.ok
+    (entry,) = rep.alternatives
+    default, other = entry["alternatives"]
+    assert not default["violations"] and other["violations"]
+    assert main(["verify", str(root), "--games", "2", "--players", "3", "--alternatives"]) == 1
+    assert "VIOLATION" in capsys.readouterr().out
+
+
+def test_one_option_cannot_choose_the_readings_of_two_disputes(tmp_path):
+    twice = GOOD + GOOD.replace("disputes:\n", "").replace("  game_length:", "  game_length_again:")
+    with pytest.raises(DefinitionError) as ex:
+        load_game(_game_with(tmp_path, twice))
+    assert "the option 'short_game' already chooses the reading of dispute 'game_length'" in str(ex.value)

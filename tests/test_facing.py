@@ -121,6 +121,7 @@ steps:
       down: {effect: "face_down(top(table))"}
       back: {effect: "hide(top(table))"}
       show: {effect: "reveal(top(deck), next_player(player))"}
+      show_table: {effect: "reveal(top(table), next_player(player))"}
 flow:
   repeat: {each_player: {step: go}}
   max: 4
@@ -157,3 +158,15 @@ def test_a_card_shown_to_one_seat_only(tmp_path):
     assert "seen" not in game.view(shown, 0)["zones"]["deck"]
     assert game.evaluate(shown, "sees(player, top(deck))", player=1) is True
     assert game.evaluate(shown, "sees(player, top(deck))", player=0) is False
+
+
+def test_a_card_turned_face_down_is_hidden_from_a_seat_it_was_shown_to(tmp_path):
+    game = _peek_game(tmp_path)
+    s = game.new_game(2)
+    on_table = s.zones[game.layout.zone_index("table")][0]
+    shown = game.apply(s, {"id": "show_table"})  # seat 0 shows the table's card to seat 1 as well
+    down = game.apply(shown, {"id": "down"})  # seat 1 turns it face down
+    assert game.view(down, 1)["zones"]["table"] == [None] == game.view(down, 0)["zones"]["table"]
+    assert game.evaluate(down, "sees(player, top(table))", player=1) is False
+    again = game.apply(down, {"id": "show_table"})  # shown again to seat 1 (by seat 0): seat 1 sees it
+    assert game.view(again, 1)["zones"]["table"] == [on_table] and game.view(again, 0)["zones"]["table"] == [None]

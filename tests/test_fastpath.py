@@ -105,3 +105,16 @@ def test_play_game_with_random_bots_gives_the_same_record_as_the_public_api():
         slow = play_game(NoFastPath(), 3, seed, "random", log=[])
         assert fast["actions"] == slow["actions"] and fast["outcome"] == slow["outcome"]
         assert fast["state"] == slow["state"]
+
+
+def test_every_decision_is_counted_for_the_seat_that_made_it_on_both_paths():
+    """A record's `moves` (what the ladder divides thinking time by) counts each seat's decisions, on the
+    index path of random bots as on the public API of the others."""
+    game = load_game(ROOT / "examples" / "market_day")
+    for bots in ("random", "greedy"):
+        rec = play_game(game, 3, 4, bots)
+        s, made = game.new_game(3, seed=4), [0, 0, 0]
+        for aid in rec["actions"]:
+            made[game.current_player(s)] += 1
+            s = game.apply(s, aid)
+        assert rec["moves"] == made and sum(made) == rec["decisions"] > 0, bots

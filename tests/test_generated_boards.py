@@ -89,6 +89,9 @@ def test_distance_counts_the_fewest_steps_through_the_spaces_allowed(grid):
     assert grid.evaluate(s, "distance(at(1, 1), at(1, 1))") == 0
     assert grid.evaluate(s, "distance(at(1, 1), at(3, 1), where t: t.owner == none)") is None  # a wall
     assert grid.evaluate(s, "distance(at(1, 1), at(3, 1), where t: t.owner != players[0])") == 2
+    # the target is a space like any other: one the condition refuses is not reached, even next door
+    assert grid.evaluate(s, "distance(at(1, 1), at(2, 1), where t: t.owner == none)") is None
+    assert grid.evaluate(s, "distance(at(1, 1), at(2, 1), where t: t.owner != none)") == 1
 
 
 HEXAGON = """
@@ -231,6 +234,23 @@ def test_groups_of_a_list_join_its_own_spaces_only(grid):
     # (1,1) and (3,1) touch only through (2,1), which the list leaves out
     assert grid.evaluate(s, "list(len(g) for g in groups([at(1, 1), at(3, 1)], where t: t.owner != none))") == [1, 1]
     assert grid.evaluate(s, "list(len(g) for g in groups(board, where t: t.owner != none))") == [3]
+
+
+@pytest.mark.parametrize("board", ["{layout: square, size: 40}", "{layout: square, size: 3000}", "{layout: hexagon, size: 30000}",
+                                   "{layout: hex, size: [1000000000, 1000000000]}"])
+def test_a_board_too_large_is_refused_from_its_size_before_any_space_is_made(tmp_path, board):
+    import time
+    import tracemalloc
+    tracemalloc.start()
+    started = time.process_time()
+    try:
+        problems = problems_of(tmp_path, GRID.replace("{layout: square, size: [5, 3], diagonals: true}", board))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    p = problem_about(problems, f"at most {MAX_BOARD_SPACES} spaces (MAX_BOARD_SPACES")
+    assert p.location.line > 0
+    assert time.process_time() - started < 5 and peak < 60 * 2 ** 20
 
 
 def test_a_board_in_a_player_zone_gives_every_player_a_board_of_their_own(tmp_path):

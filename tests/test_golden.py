@@ -16,6 +16,7 @@ import pytest
 from interpreter.game import load_game
 
 from conftest import ROOT
+from goldens import check_text, regenerate
 
 GOLDEN = ROOT / "tests" / "golden"
 CASES = [("puerto_rico", 3, 11), ("puerto_rico", 5, 12), ("castles_of_burgundy", 2, 13),
@@ -41,16 +42,39 @@ def transcript(name, players, seed):
             "ends": out["ends"], "final_state_sha256": hashlib.sha256(state.encode()).hexdigest()}
 
 
-def regenerate(env) -> bool:
-    """Write the goldens again only when asked exactly (`MEEPLE_REGEN_GOLDEN=1`), and never in CI."""
-    return env.get("MEEPLE_REGEN_GOLDEN") == "1" and not env.get("CI")
-
-
 def test_goldens_are_regenerated_only_by_an_explicit_1_outside_ci():
     assert regenerate({"MEEPLE_REGEN_GOLDEN": "1"})
     for env in ({}, {"MEEPLE_REGEN_GOLDEN": "0"}, {"MEEPLE_REGEN_GOLDEN": "yes"}, {"MEEPLE_REGEN_GOLDEN": ""},
-                {"MEEPLE_REGEN_GOLDEN": "1", "CI": "true"}):
+                {"MEEPLE_REGEN_GOLDEN": "1", "CI": "true"}, {"MEEPLE_REGEN_GOLDEN": "1", "CI": "1"}):
         assert not regenerate(env), env
+
+
+@pytest.mark.parametrize("env", [{"MEEPLE_REGEN_GOLDEN": "0"}, {"MEEPLE_REGEN_GOLDEN": "yes"},
+                                 {"MEEPLE_REGEN_GOLDEN": "1", "CI": "true"}])
+def test_a_changed_golden_text_fails_and_is_not_written_again_unless_asked(tmp_path, monkeypatch, env):
+    """Every golden text (rulebooks, pictures, web pages) goes through goldens.check_text."""
+    monkeypatch.delenv("CI", raising=False)
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    path = tmp_path / "golden.txt"
+    path.write_text("as on file\n", encoding="utf-8")
+    with pytest.raises(AssertionError, match="changed"):
+        check_text(path, "something else")
+    assert path.read_text(encoding="utf-8") == "as on file\n"
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.setenv("MEEPLE_REGEN_GOLDEN", "1")
+    check_text(path, "something else")
+    assert path.read_text(encoding="utf-8") == "something else\n"
+
+
+def test_every_golden_file_is_checked_through_goldens():
+    """No test writes a golden by a rule of its own: the tests that hold golden files use goldens.py."""
+    for test in sorted((ROOT / "tests").glob("test_*.py")):
+        text = test.read_text(encoding="utf-8")
+        if "MEEPLE_REGEN_GOLDEN" in text and test.name != "test_golden.py":
+            assert 'environ.get("MEEPLE_REGEN_GOLDEN")' not in text and "environ['MEEPLE_REGEN_GOLDEN']" not in text, test
+        if test.name != "test_golden.py" and ("golden/" in text or "GOLDEN =" in text):
+            assert "from goldens import" in text, test.name
 
 
 @pytest.mark.parametrize("name,players,seed", CASES, ids=[f"{n}-{p}p-{s}" for n, p, s in CASES])

@@ -126,3 +126,17 @@ def test_the_advanced_game_verifies_and_plays_the_grey_helpers():
     mods = report.coverage["modifiers"]
     assert set(mods["never"]) <= set(mods.get("scenarios_only", [])), mods["never"]
     assert any(k.startswith("grey_") and v for k, v in mods["counts"].items())
+
+
+def test_the_solo_side_gives_each_market_box_one_die_face_and_the_counter_rounds_to_the_track():
+    """The solo values re-derived from what the sources say (score_sheet.yaml notes): the die that places the
+    neutral player's disc is rerolled until it shows an open box, so each of the six boxes has one of the six
+    faces and every box can be blocked; the neutral disc, one space a round from the first space, reaches the
+    last one when the 18 counter rounds are over; his cart spaces split that run into three equal legs."""
+    game = load_game(GAME)
+    s = game.new_game(1, seed=1)
+    boxes = game.evaluate(s, "solo_market_box")
+    assert sorted(boxes) == game.evaluate(s, "list(b for b in market_box)") and len(boxes) == 6
+    last, rounds = game.evaluate(s, "solo_last"), game.evaluate(s, "solo_round_tiles")
+    assert last == 1 + rounds
+    assert game.evaluate(s, "solo_cart_spaces") == [1 + rounds // 3, 1 + 2 * rounds // 3]

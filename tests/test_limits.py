@@ -280,3 +280,27 @@ def test_a_mistake_in_a_def_no_rule_calls_is_reported(tmp_path):
     p = only(market_problems(tmp_path, '  "held(p, k)"', '  "unused(p)": "nosuch(p) + p.coins"\n  "held(p, k)"'),
              "called by no rule")
     assert "unknown function 'nosuch'" in p.message and p.location.line > 0
+
+
+def test_a_player_count_beyond_the_limit_is_refused_before_anything_is_made_for_it(tmp_path):
+    import time
+    import tracemalloc
+    from interpreter.definition.limits import MAX_PLAYERS
+    from games import problem_about, problems_of
+    text = """
+        game: {id: crowd, players: [2, 10000000]}
+        vars: {player: {n: {}}}
+        steps: {s: {actions: {go: {effect: "player.n += 1"}}}}
+        flow: {each_player: {step: s}}
+        scoring: {items: {n: {expr: "player.n"}}}
+    """
+    tracemalloc.start()
+    started = time.process_time()
+    try:
+        problems = problems_of(tmp_path, text)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    p = problem_about(problems, f"at most {MAX_PLAYERS} players (MAX_PLAYERS), not 10000000")
+    assert (p.location.line, p.location.col) == (1, 32)
+    assert time.process_time() - started < 5 and peak < 60 * 2 ** 20

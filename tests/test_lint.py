@@ -109,3 +109,46 @@ flow:
     assert [f.message for f in fs if "local" in f.message] == ["local 'totl' is set but never read"]
     (f,) = [f for f in fs if "local" in f.message]
     assert (f.location.line, f.location.col) == (8, 5)
+
+
+def test_a_transfers_source_is_read_and_its_destination_only_written(tmp_path):
+    """transfer(n, src, dst) moves up to what src holds: it reads src; dst alone is written."""
+    from games import make_game
+    game = make_game(tmp_path, """
+        game: {id: t, players: [2]}
+        resources: {coin: {box: 10, conserved: true}}
+        vars:
+          global: {bank: {init: 10, resource: coin}, stand_in: {resource: coin}}
+          player: {purse: {resource: coin}}
+        setup: |
+          stand_in = 5
+        flow:
+          - effect: |
+              for p in players:
+                  transfer(3, bank, p.purse)
+                  transfer(1, stand_in, p.purse)
+    """)
+    unread = [f.message for f in lint(game) if f.code == "written-not-read"]
+    assert unread == ["player var 'purse' is set by rules but no rule or scoring item reads it"]
+
+
+def test_a_name_without_a_label_in_a_language_of_the_game_is_a_finding(tmp_path):
+    from games import make_game
+    game = make_game(tmp_path, """
+        game: {id: t, players: [2]}
+        tables:
+          goal: {value: 3, label: {en: Goal, zh: 目标}}
+          step_size: 1
+          bonus: {value: 2, provisional: "a guess"}
+        labels:
+          bonus: {en: Bonus}
+        vars: {player: {pos: {label: {en: Position, zh: 位置}}}}
+        flow:
+          - effect: |
+              for p in players:
+                  p.pos += step_size + bonus - goal
+    """)
+    got = sorted((f.message, f.note) for f in lint(game) if f.code == "label-missing")
+    assert got == [("table 'bonus' has no zh label", "add zh: ... to its label"),
+                   ("table 'step_size' has no label", "give it a `label:`, or list it under `labels:`"),
+                   ("the provisional note of tables.bonus has no zh text", "write it as {en: ..., zh: ...}")]

@@ -40,6 +40,11 @@ steps:
         effect: |
           append(seen, list(p.picks for p in players))
           append(player.picks, index(player.picks, 8))
+      seven_again:
+        effect: "append(player.picks, 7)"
+      drop_seven:
+        if: "7 in player.picks"
+        effect: "remove(player.picks, 7)"
 flow:
   repeat:
     each_player: {step: act}
@@ -64,6 +69,13 @@ def test_a_list_var_keeps_its_items_in_order(queue):
     assert queue.evaluate(s2, "index(line, players[2])") == 1 and queue.evaluate(s2, "len(line)") == 2
     assert queue.evaluate(s, "line") == [0, 1, 2]      # the state before is untouched
     assert queue.from_json(queue.to_json(s2)).g == s2.g
+
+
+def test_remove_takes_the_first_of_equal_items_out(queue):
+    s = queue.apply(queue.new_game(2), "seven_again")  # seat 1's picks: 7, 8, 7
+    s = queue.apply(queue.apply(s, "join"), "drop_seven")
+    assert queue.evaluate(s, "players[0].picks") == [8, 7]
+    assert queue.evaluate(s, "index(players[0].picks, 7)") == 1
 
 
 def test_a_list_may_hold_positions_and_ask_whether_one_occurred_before(queue):
@@ -141,7 +153,7 @@ def test_a_saved_state_with_a_list_var_that_is_not_a_list_is_refused(queue):
 @pytest.mark.parametrize("lang, words", [
     ("en", ["While *open*(*ahead*(*here*, *h*)) (at most 3 times):", "Append *position* to the player's",
             "the spaces connected to *here*, through each *t* where"]),
-    ("zh", ["当*open*(*ahead*(*here*, *h*))时重复(至多3次):", "将*position*加到", "只经过满足"]),
+    ("zh", ["当*畅通*(*前方*(*here*, *h*))时重复(至多3次):", "将*局面*加到", "只经过满足"]),
 ])
 def test_the_rules_text_says_loops_lists_and_board_walks_in_words(lang, words):
     from interpreter.game import load_game

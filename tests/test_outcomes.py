@@ -115,6 +115,73 @@ def test_the_outcome_picture_tells_a_shared_loss():
     assert line == "Everyone loses together"
 
 
+RACE = """
+game: {id: race_outcomes, players: [2]}
+scripted_seats:
+  ghost: {label: {en: The ghost, zh: 幽灵}}
+vars:
+  player: {pos: {}}
+steps:
+  s:
+    actions:
+      ghost_wins: {effect: "end_game(named)"}
+      lose_then_win: {effect: "end_game(flood); end_game(rescue)"}
+      win_then_lose: {effect: "end_game(rescue); end_game(flood)"}
+      run: {effect: "player.pos += 1"}
+flow:
+  repeat:
+    - each_player: {step: s}
+  max: 5
+end:
+  triggers:
+    named: {now: true, winners: "list(p for p in [ghost, players[1]])"}
+    flood: {now: true, result: all_lose}
+    rescue: {now: true, result: all_win}
+scoring:
+  items:
+    pos: {expr: "player.pos"}
+"""
+
+
+def test_a_trigger_names_only_seats_that_play_among_the_winners(tmp_path):
+    game = make_game(tmp_path, RACE)
+    out = game.outcome(game.apply(game.new_game(2), "ghost_wins"))
+    assert out["winners"] == [1] and out["results"] == ["loss", "win"]
+
+
+def test_the_first_trigger_set_decides_the_shared_result(tmp_path):
+    game = make_game(tmp_path, RACE)
+    out = game.outcome(game.apply(game.new_game(2), "lose_then_win"))
+    assert out["ends"] == ["flood", "rescue"] and out["decided_by"] == "flood"
+    assert out["shared"] == "loss" and out["winners"] == []
+    out = game.outcome(game.apply(game.new_game(2), "win_then_lose"))
+    assert out["decided_by"] == "rescue" and out["shared"] == "win" and out["winners"] == [0, 1]
+
+
+def test_where_the_lowest_score_wins_the_team_with_the_lowest_total_wins(tmp_path):
+    game = make_game(tmp_path, """
+        game: {id: low_teams, players: [4]}
+        vars:
+          player: {pos: {}}
+        steps:
+          s:
+            actions:
+              run: {effect: "player.pos += 1 + player.seat_index"}
+        flow:
+          each_player: {step: s}
+        scoring:
+          order: low
+          items:
+            pos: {expr: "player.pos"}
+          teams: "player.seat_index % 2"
+    """.replace("player.seat_index", "index(players, player)"))
+    s = game.new_game(4)
+    while not game.is_over(s):
+        s = game.apply(s, "run")
+    out = game.outcome(s)
+    assert out["scores"] == [1, 2, 3, 4] and out["team_scores"] == [4, 6, 4, 6]
+    assert out["winners"] == [0, 2] and out["results"] == ["win", "loss", "win", "loss"]
+
 # ---------------------------------------------------------------- ending at a boundary: at: turn | round
 BOUNDARY = """
     game: {id: boundary, players: [3]}

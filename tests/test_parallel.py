@@ -108,7 +108,10 @@ def test_a_local_dask_cluster_gives_the_serial_results(market_day):
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         on_cluster = simulate(market_day, 3, games=12, seed=4, jobs=1, dask=cluster.scheduler_address)
+        records = play_many(market_day, 3, range(4, 16), "random", dask=cluster.scheduler_address)
     assert without_time(on_cluster) == without_time(simulate(market_day, 3, games=12, seed=4, jobs=1))
+    # the records themselves, in seed order (a summary would not see two games' records swapped)
+    assert records == play_many(market_day, 3, range(4, 16), "random", jobs=1)
 
 
 def test_a_worker_with_another_copy_of_the_game_refuses_to_play(market_day, tmp_path):
@@ -119,3 +122,45 @@ def test_a_worker_with_another_copy_of_the_game_refuses_to_play(market_day, tmp_
     with pytest.raises(ParallelError, match="differs"):
         parallel._play_batch_dask([1], (root, variants, "0" * 64), {"players": 2, "bot": "random", "options": None, "max_decisions": 100})
     assert parallel._play_batch_dask([1], (root, variants, digest), {"players": 2, "bot": "random", "options": None, "max_decisions": 10_000})[0]["seed"] == 1
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_ctrl_c_keeps_the_records_of_the_games_that_ended(market_day, jobs):
+    from interpreter.analysis.parallel import Interrupted
+    seen = []
+
+    def progress(record):
+        seen.append(record["seed"])
+        if len(seen) == 5:
+            raise KeyboardInterrupt
+    with pytest.raises(Interrupted) as stop:
+        play_many(market_day, 2, range(1, 41), "random", jobs=jobs, progress=progress)
+    kept = [r["seed"] for r in stop.value.partial]
+    assert kept == seen and kept[:5] == [1, 2, 3, 4, 5] and kept == sorted(kept)
+    full = {r["seed"]: r for r in play_many(market_day, 2, range(1, 41), "random", jobs=1)}
+    assert all(r == full[r["seed"]] for r in stop.value.partial)
+
+
+def test_an_interrupted_simulation_reports_the_games_that_ended_marked_partial(market_day):
+    from interpreter.analysis.parallel import Interrupted
+    from interpreter.analysis.ladder import ladder
+
+    def progress(i, record):
+        if i == 3:
+            raise KeyboardInterrupt
+    with pytest.raises(Interrupted) as stop:
+        simulate(market_day, 2, games=20, seed=1, progress=progress)
+    partial = stop.value.partial
+    assert partial["partial"] is True and partial["completed"] == 4 and partial["games"] == 20
+    assert without_time(dict(partial, partial=None)) == without_time(dict(simulate(market_day, 2, games=4, seed=1),
+                                                                        games=20, partial=None))
+    calls = []
+
+    def count(record):
+        calls.append(record)
+        if len(calls) == 7:
+            raise KeyboardInterrupt
+    with pytest.raises(Interrupted) as stop:
+        ladder(market_day, 2, 4, ["random", "greedy", "greedy:depth=1"], progress=count)
+    result = stop.value.partial
+    assert result["partial"] is True and [p["completed"] for p in result["pairs"]] == [4, 3]

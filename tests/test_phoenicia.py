@@ -33,6 +33,8 @@ UNSOURCED = {
     "scoring",                                           # the tie-breaker
     "phases.new_cards",                                  # how the display is refilled
     "steps.buy_and_adjust.actions.buy_tool",             # how a bought tool is used
+    "tables.city_center_vp_most",                        # the City Center's 3 VP counted per turn
+    "tables.stand_in_count",                             # the stand-ins of the option change_always_given
 }
 
 

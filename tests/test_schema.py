@@ -343,7 +343,7 @@ def test_all_problems_at_once_shallow_first_then_in_file_order():
         (7, "unknown section 'gmae'; expected one of 'game', 'options', 'disputes', 'kinds', 'tables', 'resources', "
             "'vars', 'zones', 'parameters', 'components', 'defs', 'procedures', 'events', 'scripted_seats', 'hooks', "
             "'setup', 'flow', 'phases', 'steps', "
-            "'scoring', 'end', 'words' or 'display'"),
+            "'scoring', 'end', 'words', 'labels' or 'display'"),
         (3, "steps.s.optional"),
         (6, "kinds.k.values"),
         (4, "steps.s.actions.a.pass"),

@@ -162,3 +162,67 @@ def test_the_narration_of_a_sealed_choice_tells_it_to_the_chooser_only(game):
     game.apply(s0, bid(game, s0, 1, 4), player=1, log=log)
     assert for_seat(log[0], 1, "en") == "Player 2: bid 4 (sealed)"
     assert for_seat(log[0], 0, "en") == for_seat(log[0], 2, "en") == log[0]["en"] == "Player 2: has chosen"
+
+
+def test_the_sealed_check_sees_narration_that_tells_a_waiting_seat_a_pending_choice(game, monkeypatch):
+    """What a seat still to choose is told when it chooses is compared too: a narration of its own choice
+    that repeats the others' pending choices is a leak."""
+    s0 = game.new_game(3, seed=5)
+    s = game.apply(s0, bid(game, s0, 0, 2), player=0)
+    assert sealed_leaks(game, s) == []
+    told = simultaneous.choose
+
+    def telling(game, t, fr, act, vals, player, log):
+        told(game, t, fr, act, vals, player, log)
+        if log is not None:
+            log.append({"en": f"so far: {fr[5]}", "zh": f"so far: {fr[5]}"})
+    monkeypatch.setattr(simultaneous, "choose", telling)
+    leaks = sealed_leaks(game, s)
+    assert leaks and "narration depends on player 1's pending choice" in leaks[0]
+
+
+def test_a_concealed_state_keeps_the_seats_own_choice_and_forgets_the_others(game):
+    s0 = game.new_game(3, seed=5)
+    s = game.apply(s0, bid(game, s0, 0, 2), player=0)
+    s = game.apply(s, bid(game, s, 1, 3), player=1)
+    mine = s.flow[-1][5][1]
+    assert game.conceal(s, 1).flow[-1][5] == [None, mine, None]
+    assert game.conceal(s, 2).flow[-1][5] == [None, None, None]
+    assert s.flow[-1][5][0] is not None  # the state itself keeps every choice
+
+
+SOME_CHOOSE = """
+    game: {id: some_choose, players: [3]}
+    vars: {player: {n: {}, can: {type: bool, init: true}}}
+    steps:
+      pick: {actions: {pick: {if: "player.can", choose: {k: "range(1, 3)"}, effect: "player.n = k"}}}
+    setup: "players[1].can = false"
+    flow:
+      - simultaneous: pick
+"""
+
+
+def test_a_seat_with_nothing_to_choose_is_not_waited_for(tmp_path):
+    from games import make_game
+    g = make_game(tmp_path, SOME_CHOOSE)
+    s = g.new_game(3)
+    assert g.pending_players(s) == [0, 2] and s.flow[-1][4] == [0, 2]
+    s = g.apply(s, "pick(k=2)", player=2)
+    s = g.apply(s, "pick(k=1)", player=0)
+    assert g.is_over(s) and g.evaluate(s, "list(p.n for p in players)") == [1, 0, 2]
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda fr: fr.__setitem__(5, ["pick(k=1)", "pick(k=2)"]), "every choice in"),
+    (lambda fr: (fr.__setitem__(4, [0, 0]), fr.__setitem__(5, [None, None])), "names a seat twice"),
+    (lambda fr: fr.__setitem__(4, [0, 2, 1]), "one choice"),
+])
+def test_a_saved_simultaneous_frame_must_be_one_the_rules_can_go_on_from(tmp_path, change, words):
+    from games import make_game
+    from interpreter.engine.state import StateFormatError
+    g = make_game(tmp_path, SOME_CHOOSE)
+    d = json.loads(json.dumps(g.to_json(g.new_game(3))))
+    g.from_json(d)
+    change(d["flow"][-1])
+    with pytest.raises(StateFormatError, match=words):
+        g.from_json(d)

@@ -207,3 +207,57 @@ def test_regression_a_game_whose_flow_is_a_call_of_a_phase_saves_and_loads(tmp_p
     for seed in range(4):
         for s in run_random(game, 2, seed).states:
             assert game.to_json(game.from_json(json.loads(json.dumps(game.to_json(s))))) == game.to_json(s)
+
+
+def saved_positions(game, players, seed, count=60):
+    """Saved states (JSON) of a random game, one per decision."""
+    return [json.loads(json.dumps(game.to_json(s))) for s in run_random(game, players, seed=seed).states[:count]]
+
+
+def test_a_save_that_hands_the_turn_to_another_seat_of_the_round_is_refused():
+    """The turn goes to the seat whose turn it is, not to any seat of the round: in Puerto Rico's
+    builder phase, seat 1 building in seat 3's place (and seat 3 never building that round) is refused."""
+    from interpreter.engine.flow import EACH
+    game = load("puerto_rico")
+    refused = 0
+    for d in saved_positions(game, 3, seed=4):
+        flow = d["flow"]
+        for k in range(1, len(flow)):
+            below, fr = flow[k - 1], flow[k]
+            if game.nodes[below[0]].kind != EACH or not isinstance(below[4], list):
+                continue
+            for other in sorted(set(below[4]) - {fr[1]}):
+                m = copy.deepcopy(d)
+                for f in m["flow"][k:]:  # the turn's frames are all for the seat it is handed to
+                    if f[1] == fr[1]:
+                        f[1] = other
+                with pytest.raises(StateFormatError, match="whose turn it is"):
+                    game.from_json(m)
+                refused += 1
+    assert refused > 20
+
+
+def test_a_frame_for_another_player_than_the_frame_below_or_a_sequence_past_its_end_is_refused():
+    from interpreter.engine.flow import EACH, SEQ
+    game = load("puerto_rico")
+    other_player = past_end = 0
+    for d in saved_positions(game, 3, seed=6):
+        flow = d["flow"]
+        for k in range(1, len(flow)):
+            below, fr = flow[k - 1], flow[k]
+            if game.nodes[below[0]].kind != EACH and fr[1] is not None:
+                m = copy.deepcopy(d)
+                for f in m["flow"][k:]:
+                    if f[1] == fr[1]:
+                        f[1] = (fr[1] + 1) % 3
+                with pytest.raises(StateFormatError, match="another player"):
+                    game.from_json(m)
+                other_player += 1
+        for k, fr in enumerate(flow):
+            if game.nodes[fr[0]].kind == SEQ:
+                m = copy.deepcopy(d)
+                m["flow"][k][3] = len(game.nodes[fr[0]].children) + 1
+                with pytest.raises(StateFormatError, match="past the end"):
+                    game.from_json(m)
+                past_end += 1
+    assert other_player > 10 and past_end > 10

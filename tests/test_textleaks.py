@@ -57,6 +57,82 @@ def test_no_shipped_game_shows_a_seat_more_than_its_view(name):
             decision += 1
 
 
+def test_a_label_only_the_second_seat_reads_is_compared_for_that_seat():
+    """Every seat's texts are compared, not only the first seat's: the blind draw's label is in the
+    menu of the seat to move, here player 2."""
+    game = load_game(LEAKY)
+    s = game.apply(game.new_game(2, seed=1), "bet")
+    assert game.current_player(s) == 1
+    seen: set = set()
+    problems = [p for k in range(8) for p in text_leaks(game, s, None, random.Random(k), seen)]
+    assert any("shows player 2" in p and "draw the top card blind" in p for p in problems)
+
+
+# A face-down deck whose top card the narration of two decisions names to the whole table: one that rolls a
+# die the table sees, one that rolls nothing. Only the narration leaks (no label of the position does).
+NARRATED = """
+    game: {id: narrated_leak, players: [2]}
+    vars:
+      global: {last: {}}
+    zones:
+      global:
+        deck: {visibility: hidden}
+    components:
+      card:
+        zone: deck
+        properties: {value: 0}
+        types: {low: {value: 1, count: 4}, high: {value: 9, count: 4}}
+    events:
+      told: {worth: int, label: {en: "the deck's top card is worth {event.worth}", zh: "牌堆顶的牌值{event.worth}"}}
+    setup: "shuffle(deck)"
+    steps:
+      turn:
+        actions:
+          roll:
+            effect: |
+              last = random(6) + 1
+              emit told(first(x.value for x in deck))
+          look:
+            effect: "emit told(first(x.value for x in deck))"
+    flow:
+      each_player: {step: turn}
+    scoring:
+      items: {last: {expr: "last"}}
+"""
+
+
+def narration_leaks(tmp_path, aid):
+    from games import make_game
+    game = make_game(tmp_path, NARRATED)
+    s = game.new_game(2, seed=1)
+    seen: set = set()
+    return [p for k in range(12) for p in text_leaks(game, s, aid, random.Random(k), seen)]
+
+
+def test_the_narration_the_whole_table_reads_is_compared(tmp_path):
+    problems = narration_leaks(tmp_path, "look")
+    assert problems and all("the deck's top card is worth" in p for p in problems)
+
+
+def test_a_decision_that_rolls_a_die_rolls_the_same_in_both_states_so_its_narration_is_compared(tmp_path):
+    """The second state keeps the first one's random generator: the die rolls the same in both, so the
+    decision looks the same to the seat and its narration is compared, on every sample whose hidden top
+    card differs."""
+    from games import make_game
+    from interpreter.players.determinize import Determinizer
+    game = make_game(tmp_path, NARRATED)
+    s = game.new_game(2, seed=1)
+    deck = game.layout.gzones["deck"]
+    top = s.types[s.zones[deck][0]]
+    differs = 0
+    for k in range(12):
+        t = Determinizer.of(game, game.view(s, 0)).sample(random.Random(k))  # the first seat's sample
+        if t.types[t.zones[deck][0]] != top:
+            differs += 1
+            problems = text_leaks(game, s, "roll", random.Random(k), set())
+            assert any("shows player 1" in p and "the deck's top card is worth" in p for p in problems), k
+    assert differs >= 3
+
 ASK_HOLDERS = ROOT / "tests" / "fixtures" / "ask_holders"
 PUBLIC_GUESS = ROOT / "tests" / "fixtures" / "public_guess"
 

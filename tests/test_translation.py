@@ -257,7 +257,7 @@ def test_phoenicia_translation_its_pasted_copies_are_counted_once(capsys):
         (1, "游戏名称:腓尼基人", "layout"), (7, "游戏配件", "citation"), (16, "游戏准备", "citation"),
         (35, "介绍", "citation"), (41, "游戏进程", "citation"), (102, "玩家回合", "numbering"),
         (104, "发起拍卖", "numbering")]
-    assert (data["citations"], data["matched"], data["uncited"]) == (102, 102, [])
+    assert (data["citations"], data["matched"], data["uncited"]) == (114, 114, [])
     assert "游戏策略体现在三方面" not in titles and "管理" not in titles   # a list's lead-in, an outline's item
 
 
@@ -275,3 +275,11 @@ def test_la_granja_translation_headings_from_numbers_citations_and_shape(capsys)
     assert [(h["line"], h["citations"] > 0) for h in setups] == [(36, True), (153, True), (168, True)]
     assert data["matched"] == data["citations"] and data["unknown"] == []   # every citation names a section
     assert data["uncited"] == [{"title": "遊戲目標", "line": 34}, {"title": "遊戲配件", "line": 215}]
+
+
+def test_every_word_of_a_citation_is_read_up_to_its_last_heading(tmp_path, capsys):
+    """A citation that names several sections names all of them, the last as well as the first."""
+    root = _game(tmp_path, ["rules.txt §游戏概述 游戏流程 一、5个阶段说明 2、行动:出售货物 (2)航船牌片 收容院"] * 4)
+    assert main(["verify", str(root), "--coverage-of", str(root / "rules.txt"), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["uncited"] == [] and data["unknown"] == []

@@ -21,6 +21,7 @@ import difflib
 import json
 
 from ..definition.overlay import diff as raw_diff
+from ..definition.naming import text_in
 
 CATEGORIES = {
     "game": "Game",
@@ -418,7 +419,7 @@ def rules_diff(base, variant, lang: str = "en") -> dict:
     b, v = base.sections, variant.sections
     places: dict[tuple, None] = {}
     for path, _, _ in raw_diff(b, v):
-        if path and tuple(path[:2]) not in NOT_RULES:
+        if path and tuple(path[:2]) not in NOT_RULES and path[0] != "labels":  # the words of names, no rule
             places.setdefault(_collapse(tuple(path)), None)
     names = _Namer(b, v, lang)
     order = list(CATEGORIES)
@@ -430,7 +431,7 @@ def rules_diff(base, variant, lang: str = "en") -> dict:
         subject, text, lines = _describe(path, old, new, names)
         note = _provisional(b, v, path)
         if note:
-            lines = lines + _wrap("provisional: ", " ".join(str(note).split()))
+            lines = lines + _wrap("provisional: ", " ".join(text_in(note, lang).split()))
         changes.append({
             "category": SECTION_CATEGORY.get(path[0], "rules"),
             "change": "added" if old is None else "removed" if new is None else "changed",

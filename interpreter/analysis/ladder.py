@@ -18,7 +18,7 @@ import statistics
 from typing import Callable, Sequence
 
 from .compare import wilson
-from .parallel import play_many
+from .parallel import Interrupted, play_many
 from ..engine.playout import MAX_DECISIONS
 
 
@@ -32,8 +32,17 @@ def play_pair(game, players: int, games: int, a: str, b: str, seed: int = 1, opt
               max_decisions: int = MAX_DECISIONS) -> dict:
     """K games of `a` (one rotating seat) against `b` (the others), summed up (see the module doc)."""
     seats = lineups(a, b, players, games)
-    records = play_many(game, players, range(seed, seed + games), "random", options, max_decisions,
-                        jobs=jobs, dask=dask, progress=progress, lineups=seats, timing=True)
+    try:
+        records = play_many(game, players, range(seed, seed + games), "random", options, max_decisions,
+                            jobs=jobs, dask=dask, progress=progress, lineups=seats, timing=True)
+    except Interrupted as stop:  # Ctrl-C: the pair's figures over the games that ended, marked partial
+        raise Interrupted(dict(pair_figures(a, b, players, games, seed, stop.partial), partial=True)) from None
+    return pair_figures(a, b, players, games, seed, records)
+
+
+def pair_figures(a: str, b: str, players: int, games: int, seed: int, records: list) -> dict:
+    """A pair's figures from the records of its games (game i, seeded seed + i, had `a` at seat i mod N); a
+    run cut short gives the records of the games that ended."""
     wins = 0.0
     a_scores, b_scores = [], []
     think = {a: 0.0, b: 0.0}
@@ -41,12 +50,12 @@ def play_pair(game, players: int, games: int, a: str, b: str, seed: int = 1, opt
     errors = []
     done = 0
     per_game = []
-    for i, rec in enumerate(records):
+    for rec in records:
         if "error" in rec:
             errors.append({"seed": rec["seed"], "error": rec["error"]})
             continue
         done += 1
-        mine = i % players
+        mine = (rec["seed"] - seed) % players
         won = 1.0 / len(rec["winners"]) if mine in rec["winners"] else 0.0
         wins += won
         per_game.append({"seed": rec["seed"], "seat": mine, "won": won, "scores": list(rec["scores"]),
@@ -74,11 +83,16 @@ def ladder(game, players: int, games: int, bots: Sequence[str] = ("random", "gre
     if len(bots) < 2:
         raise ValueError("a ladder needs at least two different bots")
     pairs = []
+    result = {"game": getattr(game, "id", None), "players": players, "games": games, "seed": seed,
+              "bots": bots, "pairs": pairs}
     for j in range(1, len(bots)):
         for i in range(j):
-            pairs.append(play_pair(game, players, games, bots[j], bots[i], seed, options, jobs, dask, progress))
-    return {"game": getattr(game, "id", None), "players": players, "games": games, "seed": seed,
-            "bots": bots, "pairs": pairs}
+            try:
+                pairs.append(play_pair(game, players, games, bots[j], bots[i], seed, options, jobs, dask, progress))
+            except Interrupted as stop:  # Ctrl-C: the pairs played, and the figures of the one under way
+                pairs.append(stop.partial)
+                raise Interrupted(dict(result, partial=True)) from None
+    return result
 
 
 def ladder_text(result: dict, title: str = "") -> str:
@@ -86,6 +100,9 @@ def ladder_text(result: dict, title: str = "") -> str:
     k = result["games"]
     head = [f"{title or result['game']}: {result['players']} players, {k} games per pair "
             f"(seeds {result['seed']}..{result['seed'] + k - 1}), the first bot at one rotating seat", ""]
+    if result.get("partial"):
+        head.insert(1, "PARTIAL: interrupted; the figures are those of the games that ended "
+                       + ", ".join(f"({p['a']} against {p['b']}: {p['completed']}/{k})" for p in result["pairs"]))
     rows = [["bot", "against", "win rate (95% interval)", "fair share", "mean score", "s per decision"]]
     for p in result["pairs"]:
         lo, hi = p["ci95"]

@@ -2,14 +2,15 @@
 
 Each check yields `Finding`s: state written but never read (a scoring item a translation dropped shows up
 here), names never used, components never referenced, steps/phases/hooks/end triggers that nothing can
-reach, event cycles, counts that disagree with the box inventory, rules without a source, and the register
-of provisional values.
+reach, event cycles, counts that disagree with the box inventory, rules without a source, names shown to a
+reader without a label in a language the definition uses, and the register of provisional values.
 """
 
 from __future__ import annotations
 
 import re
 
+from ..definition.naming import missing_labels, text_in
 from ..engine.invariants import resource_totals
 
 EMIT = re.compile(r"\bemit\s+([A-Za-z_][A-Za-z0-9_]*)")
@@ -60,7 +61,7 @@ def _walk(v, path=()):
 def lint(game) -> list[Finding]:
     out: list[Finding] = []
     for check in (written_not_read, unused_names, unused_components, unreachable, event_cycles,
-                  box_inventory, without_source, provisional_register):
+                  box_inventory, without_source, label_missing, provisional_register):
         out.extend(check(game))
     return out
 
@@ -285,6 +286,22 @@ def without_source(game):
                               d.where(("components", cname, "types", tname)))
 
 
+def label_missing(game):
+    """Names the generated rulebook shows, and provisional notes, that have no text in a language the
+    definition uses (interpreter/definition/naming.py): the rulebook would show the identifier instead."""
+    d = game.definition
+    for what, name, lang, path in missing_labels(d):
+        if what == "provisional note":
+            yield Finding("label-missing", "info", f"the provisional note of {name} has no {lang} text",
+                          d.where(path), "write it as {en: ..., " + f"{lang}: ...}}")
+        elif lang is None:
+            yield Finding("label-missing", "info", f"{what} '{name}' has no label", d.where(path),
+                          "give it a `label:`, or list it under `labels:`")
+        else:
+            yield Finding("label-missing", "info", f"{what} '{name}' has no {lang} label", d.where(path),
+                          f"add {lang}: ... to its label")
+
+
 def sid_aid(sid, aid):
     return f"{sid}.{aid}"
 
@@ -298,7 +315,7 @@ def provisional_register(game):
         for path, key, value in _walk(body, (sec,)):
             if key == "provisional":
                 yield Finding("provisional", "info", f"{'.'.join(map(str, path))} is provisional",
-                              d.where(path + (key,)), str(value).strip())
+                              d.where(path + (key,)), " ".join(text_in(value, "en").split()))
 
 
 def summary(findings) -> dict:

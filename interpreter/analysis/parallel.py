@@ -16,14 +16,27 @@ paths) and checks that its copy has the same content hash as the caller's before
 """
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
+import signal
+import threading
 from typing import Any, Callable, Iterable, Sequence
 
 from ..engine.playout import MAX_DECISIONS, play_game
 
 DASK_INSTALL = "pip install 'meeple[dask]', or pip install 'dask[distributed]'"
 BATCH_TARGET = 8  # batches per worker: small enough to balance the load, large enough to amortise a task
+
+
+class Interrupted(Exception):
+    """Ctrl-C during a run: `partial` holds what was finished (the records of the games that ended, in seed
+    order; `simulate` and `ladder` put a summary of them, marked partial, in its place). Local workers
+    ignore Ctrl-C (the run stops them), so nothing but the caller speaks."""
+
+    def __init__(self, partial):
+        super().__init__("interrupted")
+        self.partial = partial
 
 
 class ParallelError(ValueError):
@@ -100,19 +113,50 @@ def play_many(game, players: int, seeds: Iterable[int], bot: str | Sequence[str]
     task = {"players": players, "bot": _bot_names(bot, jobs, dask), "options": options,
             "max_decisions": max_decisions, "measure": measure, "keep_actions": keep_actions,
             "usage": usage, "timing": timing}
+    finished: dict = {}  # batches that came back before one they follow (local processes)
     if dask:
         batches = _dask_batches(game, seeds, task, dask)
     elif jobs > 1 and len(seeds) > 1:
-        batches = _local_batches(game, seeds, task, jobs)
+        batches = _local_batches(game, seeds, task, jobs, finished)
     else:
         batches = ([_record(game, s, dict(task, bot=bot))] for s in seeds)
-    records = []
-    for batch in batches:
+    records: list = []
+
+    def keep(batch):
         for rec in batch:
-            records.append(rec)
-            if progress is not None:
-                progress(rec)
+            with _whole():  # a record is kept and reported (saved) whole, or not at all
+                records.append(rec)
+                if progress is not None:
+                    progress(rec)
+    try:
+        for batch in batches:
+            keep(batch)
+    except KeyboardInterrupt:
+        # Ctrl-C: the games that ended are kept, those that came back ahead of an unfinished batch too
+        close = getattr(batches, "close", None)
+        if close is not None:
+            close()  # stops the workers
+        for i in sorted(finished):
+            keep(finished.pop(i))
+        raise Interrupted(records) from None
     return records
+
+
+@contextlib.contextmanager
+def _whole():
+    """Inside, Ctrl-C waits until the block is over (then raises KeyboardInterrupt as usual), so one game's
+    record is counted and saved whole or not at all. Only the main thread receives signals."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    asked: list = []
+    before = signal.signal(signal.SIGINT, lambda *_: asked.append(True))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before if before is not None else signal.default_int_handler)
+        if asked:
+            raise KeyboardInterrupt
 
 
 def _bot_names(bot, jobs: int, dask: str | None):
@@ -136,6 +180,9 @@ _worker_game = None  # the game a local worker plays (inherited by fork, or load
 
 def _init_local(game_or_origin) -> None:
     global _worker_game
+    # Ctrl-C at the terminal reaches every process of the group: the caller stops the workers and keeps
+    # what they finished; a worker that took the interrupt itself would print a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _worker_game = game_or_origin if not isinstance(game_or_origin, tuple) else _load(*game_or_origin)
 
 
@@ -150,21 +197,36 @@ def _play_batch_local(args) -> list[dict]:
     return [_record(_worker_game, s, task) for s in seeds]
 
 
-def _local_batches(game, seeds, task, jobs):
-    yield from map_local(game, _play_batch_local, [(batch, task) for batch in _split(seeds, jobs)], jobs)
+def _local_batches(game, seeds, task, jobs, finished: dict | None = None):
+    yield from map_local(game, _play_batch_local, [(batch, task) for batch in _split(seeds, jobs)], jobs, finished)
 
 
-def map_local(game, fn: Callable, work: list, jobs: int):
+def map_local(game, fn: Callable, work: list, jobs: int, finished: dict | None = None):
     """`fn(item)` for every item of `work` on `jobs` local processes, yielded in the order of `work`.
     `fn` is a module-level function (it is sent by name); in it, `worker_game()` is `game`: inherited
-    by fork, or loaded again from `game.origin` where the platform cannot fork."""
+    by fork, or loaded again from `game.origin` where the platform cannot fork. A result that comes back
+    before one it follows waits in `finished` (its place in `work` -> result) until it is yielded, so a
+    caller interrupted meanwhile still finds it there. The workers ignore Ctrl-C: when the caller stops
+    (interrupted or not), they are stopped."""
     methods = multiprocessing.get_all_start_methods()
     if "fork" in methods:
         ctx, init = multiprocessing.get_context("fork"), game
     else:
         ctx, init = multiprocessing.get_context("spawn"), _origin(game)
+    finished = {} if finished is None else finished
     with ctx.Pool(processes=max(1, min(jobs, len(work))), initializer=_init_local, initargs=(init,)) as pool:
-        yield from pool.imap(fn, work)
+        nxt = 0
+        for i, result in pool.imap_unordered(_placed, [(i, fn, item) for i, item in enumerate(work)]):
+            finished[i] = result
+            while nxt in finished:
+                yield finished.pop(nxt)
+                nxt += 1
+
+
+def _placed(args):
+    """`fn(item)` with the item's place, for map_local."""
+    i, fn, item = args
+    return i, fn(item)
 
 
 def worker_game():

@@ -15,7 +15,7 @@ import statistics
 import time
 from typing import Any, Callable, Sequence
 
-from .parallel import play_many
+from .parallel import Interrupted, play_many
 from ..engine.playout import MAX_DECISIONS, as_game
 
 
@@ -62,7 +62,8 @@ def simulate(
     counter: the length of the games in the game's own terms. `progress(i, record)` is called after
     each game with its record (`parallel.game_record`); with `keep_actions` the record holds the game's
     action ids (to save it). `jobs` local processes, or the Dask scheduler at `dask`, play the games;
-    the summary is the same as a serial run's.
+    the summary is the same as a serial run's. On Ctrl-C it raises `parallel.Interrupted` holding this
+    summary of the games that ended, with `"partial": True`.
     """
     game = as_game(game)  # once, before the games: a wrong argument is one error, not one per game
     started = time.perf_counter()
@@ -92,32 +93,38 @@ def simulate(
             progress(seen, record)
         seen += 1
 
-    play_many(game, players, range(seed, seed + games), bot, options, max_decisions, jobs=jobs, dask=dask,
-              progress=add, measure=measure, keep_actions=keep_actions)
-    completed = len(decisions)
-    return {
-        "game": getattr(game, "id", None),
-        "players": players,
-        "games": games,
-        "seed": seed,
-        "bot": bot if isinstance(bot, str) else list(bot),
-        "completed": completed,
-        "seconds": round(time.perf_counter() - started, 3),
-        "decisions": {
-            "mean": statistics.fmean(decisions) if decisions else 0.0,
-            "min": min(decisions) if decisions else 0,
-            "max": max(decisions) if decisions else 0,
-        },
-        "wins": wins,
-        "win_rate": [w / completed if completed else 0.0 for w in wins],
-        "score_mean": [statistics.fmean(s) if s else 0.0 for s in scores],
-        "score_stdev": [statistics.stdev(s) if len(s) > 1 else 0.0 for s in scores],
-        "ends": ends,
-        "measure": None if measure is None else {
-            "expr": measure,
-            "mean": statistics.fmean(measured) if measured else 0.0,
-            "min": min(measured) if measured else 0,
-            "max": max(measured) if measured else 0,
-        },
-        "errors": errors,
-    }
+    def summary() -> dict:
+        completed = len(decisions)
+        return {
+            "game": getattr(game, "id", None),
+            "players": players,
+            "games": games,
+            "seed": seed,
+            "bot": bot if isinstance(bot, str) else list(bot),
+            "completed": completed,
+            "seconds": round(time.perf_counter() - started, 3),
+            "decisions": {
+                "mean": statistics.fmean(decisions) if decisions else 0.0,
+                "min": min(decisions) if decisions else 0,
+                "max": max(decisions) if decisions else 0,
+            },
+            "wins": wins,
+            "win_rate": [w / completed if completed else 0.0 for w in wins],
+            "score_mean": [statistics.fmean(s) if s else 0.0 for s in scores],
+            "score_stdev": [statistics.stdev(s) if len(s) > 1 else 0.0 for s in scores],
+            "ends": ends,
+            "measure": None if measure is None else {
+                "expr": measure,
+                "mean": statistics.fmean(measured) if measured else 0.0,
+                "min": min(measured) if measured else 0,
+                "max": max(measured) if measured else 0,
+            },
+            "errors": errors,
+        }
+
+    try:
+        play_many(game, players, range(seed, seed + games), bot, options, max_decisions, jobs=jobs, dask=dask,
+                  progress=add, measure=measure, keep_actions=keep_actions)
+    except Interrupted:  # Ctrl-C: the summary of the games that ended, marked partial
+        raise Interrupted(dict(summary(), partial=True)) from None
+    return summary()

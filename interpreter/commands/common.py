@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import re
 import sys
 from importlib.util import find_spec
 from pathlib import Path
@@ -40,6 +41,22 @@ def out(line: str = "") -> None:
 
 def err(line: str) -> None:
     print(line, file=sys.stderr)
+
+
+MAX_SHOWN = 80  # characters of a stranger's text (an action id, a bot spec from a record) shown in a message
+
+# C0 and C1 controls, and the characters that reorder or hide text on a terminal (bidi overrides, separators)
+_UNSHOWABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]")
+
+
+def printable(text: Any, limit: int | None = MAX_SHOWN) -> str:
+    """A stranger's text as a message shows it: every control character escaped (`\\x1b`, `\\n`), so a record
+    cannot drive the terminal; cut to `limit` characters (None: whole) with how long it was."""
+    raw = str(text)
+    s = _UNSHOWABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), raw)
+    if limit is not None and len(s) > limit:
+        s = f"{s[:limit]}… ({len(raw)} characters)"
+    return s
 
 
 def _utf8_safe_streams() -> None:

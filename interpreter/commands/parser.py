@@ -131,7 +131,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "length in rounds); its mean, min and max are reported")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--save-games", metavar="DIR", help="write each game as a record DIR/GAME-seedS.yaml "
-                                                        "(for `meeple replay FILE`)")
+                                                        "(for `meeple replay FILE`) as soon as it ends; DIR "
+                                                        "must be empty (or give --overwrite)")
+    p.add_argument("--overwrite", action="store_true",
+                   help="with --save-games: write into a folder that already holds files")
     scale_args(p)
     p.set_defaults(func=cmd_simulate)
 

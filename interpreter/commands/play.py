@@ -7,13 +7,20 @@ from importlib.util import find_spec
 from pathlib import Path
 
 from ..players.bots import BotSpecError, parse_bot_spec
-from .common import (PROG, SEAT_KINDS, UsageError, available_games, check_players, engine, err, fault, label_of,
-                     load, new_game, out, parse_options, person, print_log, print_outcome, resolve_game, title)
+from .common import (PROG, SEAT_KINDS, Failure, UsageError, available_games, check_players, engine, err, fault,
+                     label_of, load, new_game, out, parse_options, person, print_log, print_outcome, printable,
+                     resolve_game, title)
+
+# What a record may ask a bot to spend per decision when `play --resume` seats it: a record is a stranger's
+# file (`mcts:ms=20000` would make every decision wait 20 s). A larger budget is cut to these, with a
+# warning; `--seat N=BOT` on the command line chooses any budget.
+RECORD_BOT_LIMITS = {"mcts": {"ms": 1000.0, "iterations": 2000, "depth": 200}, "greedy": {"depth": 10}}
 
 
 def parse_seats(specs: list[str] | None, players: int, default_bot: str,
-                allowed: tuple[str, ...] = SEAT_KINDS) -> list[str]:
-    kinds = [default_bot] * players
+                allowed: tuple[str, ...] = SEAT_KINDS, start: list[str] | None = None) -> list[str]:
+    """The kind of every seat: `start` (else `default_bot` at every seat), changed by each `--seat N=KIND`."""
+    kinds = list(start) if start is not None else [default_bot] * players
     for spec in specs or []:
         number, sep, kind = spec.partition("=")
         kind = kind.strip().lower()
@@ -46,24 +53,105 @@ def parse_pace(value: str | None):
 
 
 def read_record_file(path: str) -> dict:
-    from ..table.record import RecordError, read_record
+    return read_located_record(path)[0]
+
+
+def read_located_record(path: str):
+    """(record, where) of a record file (`record.read_located`); UsageError for a file that is no record."""
+    from ..table.record import RecordError, read_located
 
     if not Path(path).is_file():
-        raise UsageError(f"{path}: no such file")
+        raise UsageError(f"{printable(path, None)}: no such file")
     try:
-        return read_record(path)
+        return read_located(path)
     except RecordError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(printable(exc, None)) from None
 
 
-def record_game(record: dict, variant: list[str] | None = None):
+def record_seat(kind: str, where: str) -> str:
+    """A seat as a record names it, as it will play: `human`, or its bot with every budget at most
+    RECORD_BOT_LIMITS (a warning says so); UsageError, located, for what is no seat kind."""
+    if kind.strip().lower() == "human":
+        return "human"
+    try:
+        name, options = parse_bot_spec(kind)
+    except BotSpecError as exc:
+        raise UsageError(f"{where}: {printable(exc, 300)}") from None
+    limits = RECORD_BOT_LIMITS.get(name, {})
+    capped = {k: min(v, limits[k]) if k in limits else v for k, v in options.items()}
+    spec = name + (":" + ",".join(f"{k}={v:g}" for k, v in capped.items()) if capped else "")
+    if capped != options:
+        err(f"{PROG} play: warning: {where}: the record's bot {printable(kind)} may think longer than a record "
+            f"may ask; it plays as {spec} (--seat N=BOT chooses any bot)")
+    return spec
+
+
+def action_problem(at: str, index: int, action, exc: Exception, illegal: bool) -> str:
+    """The message for an action of a file that cannot be played: where, which, why; a stranger's id
+    shown escaped and cut."""
+    aid = action if isinstance(action, str) else action.get("id", action) if isinstance(action, dict) else action
+    why = str(exc)
+    if isinstance(aid, str) and aid:
+        why = why.replace(aid, printable(aid))
+    why = printable(why, 2000)
+    return f"{at}: action {index} ({printable(aid)}): {'illegal' if illegal else fault(exc)}: {why}"
+
+
+def check_actions(game, players: int, seed, options, ids: list, at) -> None:
+    """Every action of a record applied in turn, as `replay` applies them; an illegal action or a rule that
+    fails is reported at `at(i)` (the file:line:col of action i) and raises Failure (exit 1)."""
+    game_module, _ = engine()
+    state = new_game(game, players, seed, options)
+    for i, aid in enumerate(ids):
+        try:
+            state = game.apply(state, aid)
+        except game_module.IllegalAction as exc:
+            err(action_problem(at(i), i + 1, aid, exc, True))
+            raise Failure() from None
+        except game_module.RuleError as exc:
+            err(action_problem(at(i), i + 1, aid, exc, False))
+            raise Failure() from None
+
+
+def check_setup(game, record: dict, where) -> None:
+    """The record's player count and options fit the game (a new game can be set up); UsageError, located."""
+    players = record["players"]
+    counts = list(getattr(game, "player_counts", []) or [])
+    if counts and players not in counts:
+        raise UsageError(f"{where('players')}: this game takes {', '.join(map(str, counts))} players, not {players}")
+    try:
+        new_game(game, players, record["seed"], record["options"])
+    except UsageError as exc:
+        raise UsageError(f"{where('options')}: {printable(exc, 300)}") from None
+
+
+def resume_record(path: str, args):
+    """What `play --resume FILE` plays, checked before anything is shown, each value located in the file as
+    `replay` reports it: (game, players, seed, options, seats, action ids, path, variants)."""
+    record, where = read_located_record(path)
+    game = record_game(record, args.variant, where)
+    players, seed, options = record["players"], record["seed"], record["options"]
+    check_setup(game, record, where)
+    kinds = [record_seat(kind, where("seats", i)) for i, kind in enumerate(record["seats"])]
+    kinds = parse_seats(args.seat, players, "random", start=kinds)
+    ids = [a["id"] for a in record["actions"]]
+    check_actions(game, players, seed, options, ids, lambda i: where("actions", i, "id"))
+    return game, players, seed, options, kinds, ids, record["path"], list(args.variant or record["variants"])
+
+
+def record_game(record: dict, variant: list[str] | None = None, where=None):
     """The game a record names (its path, else its id), with its variants; a warning when the
-    definition is not the one the record was made with."""
+    definition is not the one the record was made with. A game not found is a UsageError at `where`."""
     ref = record["path"] if Path(record["path"]).exists() or record["path"] in available_games() else record["game"]
     variants = variant if variant is not None else record_variants(ref, record["variants"])
-    game = load(ref, variant=variants)
+    try:
+        game = load(ref, variant=variants)
+    except UsageError as exc:
+        if where is None:
+            raise
+        raise UsageError(f"{where('game' if ref is record['game'] else 'path')}: {exc}") from None
     if record.get("definition_hash") and record["definition_hash"] != game.content_hash:
-        err(f"{PROG}: warning: the definition of {record['game']} changed since this record was made; "
+        err(f"{PROG}: warning: the definition of {printable(record['game'])} changed since this record was made; "
             "its actions may no longer be legal")
     return game
 
@@ -92,12 +180,7 @@ def cmd_play(args) -> int:
 
     resume = None
     if args.resume:
-        record = read_record_file(args.resume)
-        game = record_game(record, args.variant)
-        players, seed, options, path = record["players"], record["seed"], record["options"], record["path"]
-        kinds = parse_seats(args.seat, players, "random") if args.seat else list(record["seats"])
-        resume = [a["id"] for a in record["actions"]]
-        variants = list(args.variant or record["variants"])
+        game, players, seed, options, kinds, resume, path, variants = resume_record(args.resume, args)
     else:
         if not args.game or args.players is None:
             raise UsageError("give GAME and --players (or --resume FILE)")
@@ -153,10 +236,12 @@ def cmd_replay(args) -> int:
     if args.actions is None:
         if not Path(args.game).is_file():
             raise UsageError(f"{args.game}: give a record file (or GAME with --players, --seed and --actions)")
-        record = read_record_file(args.game)
-        game = record_game(record, args.variant)
+        record, where = read_located_record(args.game)
+        game = record_game(record, args.variant, where)
+        check_setup(game, record, where)
         actions = [a["id"] for a in record["actions"]]
-        return replay_actions(args, game, record["players"], record["seed"], record["options"], actions, args.game)
+        return replay_actions(args, game, record["players"], record["seed"], record["options"], actions,
+                              lambda i: where("actions", i, "id"))
     if args.players is None:
         raise UsageError("--actions needs --players (and --seed)")
     if args.seed is None:
@@ -164,10 +249,13 @@ def cmd_replay(args) -> int:
     game = load(args.game, variant=args.variant)
     players = check_players(game, args.players)
     options = parse_options(game, args.option)
-    return replay_actions(args, game, players, args.seed, options, read_actions(args.actions), args.actions)
+    source = printable(args.actions, None)
+    return replay_actions(args, game, players, args.seed, options, read_actions(args.actions), lambda i: source)
 
 
-def replay_actions(args, game, players, seed, options, actions, source: str) -> int:
+def replay_actions(args, game, players, seed, options, actions, at) -> int:
+    """Apply `actions` one by one with their narration; `at(i)` says where action i was read (a record's
+    file:line:col, or the actions file)."""
     from ..table.terminal import narrates_actions
 
     game_module, _ = engine()
@@ -182,14 +270,12 @@ def replay_actions(args, game, players, seed, options, actions, source: str) -> 
         try:
             state = game.apply(state, action, log=messages)
         except game_module.IllegalAction as exc:
-            shown = action if isinstance(action, str) else action.get("id", action)
-            err(f"{source}: action {index} ({shown}): illegal: {exc}")
+            err(action_problem(at(index - 1), index, action, exc, True))
             return 1
         except Exception as exc:
             if args.debug:
                 raise
-            shown = action if isinstance(action, str) else action.get("id", action)
-            err(f"{source}: action {index} ({shown}): {fault(exc)}: {exc}")
+            err(action_problem(at(index - 1), index, action, exc, False))
             return 1
         if not args.json:
             if seat is not None and not narrates_actions(messages):

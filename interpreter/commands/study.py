@@ -6,7 +6,7 @@ import sys
 from importlib.util import find_spec
 from pathlib import Path
 
-from ..analysis.parallel import default_jobs
+from ..analysis.parallel import Interrupted, default_jobs
 from ..analysis.simulate import text
 from ..players.bots import BOTS, BotSpecError, parse_bot_spec
 from .common import (PROG, UsageError, _data_dir, _join_bot_options, check_models, check_players, default_bot,
@@ -94,20 +94,28 @@ def cmd_simulate(args) -> int:
             bar.update(1)
         save(record)
 
+    interrupted = False
     try:
         summary = simulate(game, players, args.games, seed=args.seed, bot=bots, options=options,
                            progress=progress, measure=args.measure, keep_actions=bool(args.save_games),
                            **scale(args))
+    except Interrupted as stop:  # Ctrl-C: the report of the games that ended (saved as they ended)
+        summary, interrupted = stop.partial, True
     finally:
         if bar is not None:
             bar.close()
+    if interrupted:
+        err(f"{PROG}: interrupted")
     if args.json:
         out(json.dumps(summary, indent=2, ensure_ascii=False))
-        return 1 if summary["errors"] else 0
+        return 130 if interrupted else 1 if summary["errors"] else 0
     last = args.seed + args.games - 1
     who = f"bot {bots}" if isinstance(bots, str) else "bots " + ", ".join(
         f"{person(seat)} {kind}" for seat, kind in enumerate(bots))
     out(f"{title(game)}: {players} players, {args.games} games (seeds {args.seed}..{last}), {who}")
+    if interrupted:
+        out(f"PARTIAL: interrupted after {summary['completed'] + len(summary['errors'])} of {args.games} games; "
+            "the figures are those of the games that ended")
     out(f"completed: {summary['completed']}/{args.games} in {summary['seconds']:.2f} s")
     d = summary["decisions"]
     out(f"decisions per game: mean {d['mean']:.1f}, min {d['min']}, max {d['max']}")
@@ -124,9 +132,9 @@ def cmd_simulate(args) -> int:
         out(f"errors: {len(summary['errors'])} game(s) raised:")
         for e in summary["errors"]:
             out(f"  seed {e['seed']}: {e['error']}")
-        return 1
+        return 130 if interrupted else 1
     out("errors: none")
-    return 0
+    return 130 if interrupted else 0
 
 
 def game_saver(game, args, players, options, kinds):
@@ -138,8 +146,12 @@ def game_saver(game, args, players, options, kinds):
     folder = Path(args.save_games)
     try:
         folder.mkdir(parents=True, exist_ok=True)
+        held = next(folder.iterdir(), None)
     except OSError as exc:
         raise UsageError(f"--save-games {folder}: {exc.strerror or exc}") from None
+    if held is not None and not getattr(args, "overwrite", False):  # another run's games are not overwritten
+        raise UsageError(f"--save-games {folder}: the folder is not empty (it holds {held.name}); give an empty "
+                         "folder, or --overwrite to write over the records in it")
 
     def save(result: dict) -> None:
         if "actions" not in result:
@@ -411,14 +423,19 @@ def cmd_ladder(args) -> int:
 
         bar = tqdm(total=pairs * args.games, unit="game", file=sys.stderr, leave=False)
         progress = lambda record: bar.update(1)  # noqa: E731
+    interrupted = False
     try:
         result = ladder(game, players, args.games, bots, seed=args.seed, options=options, progress=progress,
                         **scale(args))
+    except Interrupted as stop:  # Ctrl-C: the pairs played so far, the last one over the games that ended
+        result, interrupted = stop.partial, True
     finally:
         if bar is not None:
             bar.close()
+    if interrupted:
+        err(f"{PROG}: interrupted")
     if args.json:
         out(json.dumps(result, indent=2, ensure_ascii=False))
     else:
         out(ladder_text(result, title(game)))
-    return 1 if any(p["errors"] for p in result["pairs"]) else 0
+    return 130 if interrupted else 1 if any(p["errors"] for p in result["pairs"]) else 0

@@ -14,12 +14,14 @@ again.
 The cache is a convenience, never a source of truth:
 - the key covers the text of every file read, the engine's own source, schemas and grammar, the Python
   version and the working directory (file names in messages are relative to it): a change of any of them
-  is a miss;
+  is a miss; each file is read once (`files.read_once`), so the key is hashed from the very bytes that
+  are compiled, even when a file is saved during the load;
 - the directory is `$MEEPLE_CACHE_DIR`, else `$XDG_CACHE_HOME/meeple`, else `~/.cache/meeple`, created
   with mode 0700; it is used only when it is a real directory owned by this user that nobody else may
   read or write, and an entry only when it is a regular file owned by this user that nobody else may
   write (the entry holds code, so it must be as trusted as the user's own files);
-- an entry is plain data and code objects in `marshal` format (no pickle), behind a header with its
+- an entry is plain data and code objects in `marshal` format (no pickle; a rule's tree as a flat list, so
+  no rule is too deep to store), behind a header with its
   SHA-256; written to a temporary file in the same directory and renamed, so a reader sees a whole
   entry or none; anything unexpected (a bad header, a checksum or key mismatch, an error while reading)
   is a miss, and the game is loaded from its files as if there were no cache;
@@ -38,7 +40,9 @@ import tempfile
 import time
 from pathlib import Path
 
-MAGIC = b"meeple-cache 1\n"
+from .files import read_once
+
+MAGIC = b"meeple-cache 2\n"
 MAX_ENTRIES = 64
 MAX_BYTES = 64 << 20  # an entry larger than this is not read (a PR entry is well under 1 MiB)
 
@@ -71,15 +75,25 @@ def _private_dir(path: Path) -> bool:
 def engine_fingerprint() -> str:
     """A hash of what decides how files become a game: this engine's source, schemas and grammar, the
     cache format and the Python version (code objects are specific to it)."""
+    return fingerprint_of(engine_folders())
+
+
+def engine_folders() -> list[Path]:
+    """The folders whose files make the engine: all of interpreter/, the schemas and the grammar."""
     from .resources import data_dir
-    h = hashlib.sha256(MAGIC + sys.version.encode() + str(marshal.version).encode())
-    package = Path(__file__).resolve().parent.parent  # all of interpreter/
-    folders = [package]
+    folders = [Path(__file__).resolve().parent.parent]
     for name in ("schemas", "grammar"):
         try:
             folders.append(data_dir(name))
         except FileNotFoundError:
             pass
+    return folders
+
+
+def fingerprint_of(folders) -> str:
+    """The hash of the cache format, the Python version and the name and text of every source file
+    (`_source_files`) of `folders`."""
+    h = hashlib.sha256(MAGIC + sys.version.encode() + str(marshal.version).encode())
     for folder in folders:
         for name, path in _source_files(folder):
             with open(path, "rb") as f:
@@ -110,12 +124,14 @@ def _feed(h, *parts: bytes):
 def key(root, overlays) -> str:
     """The key of a game directory with its overlay files: the engine, the working directory, and the
     name and text of every file the loader reads."""
+    from .files import MAX_FILE_BYTES, read_regular
     from .model import game_files
     h = hashlib.sha256(engine_fingerprint().encode())
     _feed(h, os.getcwd().encode("utf-8", "surrogatepass"), str(root).encode("utf-8", "surrogatepass"))
     for kind, files in ((b"file", game_files(Path(root))), (b"overlay", [Path(o) for o in overlays])):
         for f in files:
-            _feed(h, kind, str(f).encode("utf-8", "surrogatepass"), f.read_bytes())
+            # as the loader reads it (inside read_once(): the very bytes it will compile)
+            _feed(h, kind, str(f).encode("utf-8", "surrogatepass"), read_regular(str(f), MAX_FILE_BYTES))
     return h.hexdigest()
 
 
@@ -202,9 +218,19 @@ def load_cached(root, overlays, make_game):
         game = make_game(load_definition(root, overlays))
         game.load_source = "files"
         return game
+    with read_once():  # the key is hashed from the bytes that are compiled: each file is read once
+        return _load_cached(folder, root, overlays, make_game)
+
+
+def _load_cached(folder, root, overlays, make_game):
+    from ..language import compiler
+    from ..language import dsl
+    from ..language import puredefs
+    from .model import load_definition
+    from .problems import InputError
     try:
         k = key(root, overlays)
-    except OSError:
+    except (OSError, InputError):  # a file that cannot be read: the load from the files says why
         k = None
     payload = read(folder, k) if k is not None else None
     if payload is not None:
@@ -334,31 +360,48 @@ class _Scalar:
 
 
 # ------------------------------------------------------------------ rule trees as plain data
-def encode_tree(t):
+def encode_tree(t) -> list:
+    """The tree as a flat list of its nodes, children before their parent and the root last, a node naming
+    its children by their places in the list: no nesting, so a rule of any depth (an `and` of 500 terms)
+    is stored without recursion, by this function, by `decode_tree` or by marshal."""
     from lark import Token
-    if isinstance(t, Token):
-        return (1, t.type, str(t), t.start_pos, t.line, t.column, t.end_line, t.end_column, t.end_pos)
-    meta = t._meta.__dict__ if getattr(t, "_meta", None) is not None else None
-    return (0, str(t.data), meta, [encode_tree(c) for c in t.children])
+    out: list = []
+    place: dict = {}  # id of a node already listed -> its place
+    todo = [(t, False)]
+    while todo:
+        node, children_listed = todo.pop()
+        if isinstance(node, Token):
+            place[id(node)] = len(out)
+            out.append((1, node.type, str(node), node.start_pos, node.line, node.column, node.end_line,
+                        node.end_column, node.end_pos))
+        elif children_listed:
+            meta = node._meta.__dict__ if getattr(node, "_meta", None) is not None else None
+            place[id(node)] = len(out)
+            out.append((0, str(node.data), meta, [place[id(c)] for c in node.children]))
+        else:
+            todo.append((node, True))
+            todo.extend((c, False) for c in reversed(node.children))
+    return out
 
 
-def decode_tree(x):
-    """The tree `encode_tree` gave x for, built without Lark's constructors (a few thousand nodes a game)."""
+def decode_tree(entries):
+    """The tree `encode_tree` listed, built without Lark's constructors (a few thousand nodes a game)."""
     from lark import Token, Tree
     from lark.tree import Meta
     new, snew = object.__new__, str.__new__
-
-    def build(x):
+    built: list = []
+    for x in entries:
         if x[0] == 1:
             tok = snew(Token, x[2])
             (tok.type, tok.value, tok.start_pos, tok.line, tok.column, tok.end_line, tok.end_column,
              tok.end_pos) = x[1:]
-            return tok
+            built.append(tok)
+            continue
         meta = None
         if x[2] is not None:
             meta = new(Meta)
             meta.__dict__.update(x[2])
         tree = new(Tree)
-        tree.data, tree.children, tree._meta = x[1], [build(c) for c in x[3]], meta
-        return tree
-    return build(x)
+        tree.data, tree.children, tree._meta = x[1], [built[i] for i in x[3]], meta
+        built.append(tree)
+    return built[-1]

@@ -12,7 +12,10 @@ Load time (per definition):
 - `MAX_STATEMENTS`     statements (and lines) in one effect body (shipped: < 60)
 - `MAX_DSL_CHARS`      characters of one expression or effect body (shipped: < 1,500)
 - `MAX_BLOCK_DEPTH`    `if`/`for` blocks nested in one effect (shipped: < 5; CPython allows 20)
-- `MAX_BOARD_SPACES`   spaces of one generated board (`board: {layout, size}`; shipped: none)
+- `MAX_PLAYERS`        a supported player count (`game.players`; shipped: < 6): checked before any
+                       table, piece or seat is made for it
+- `MAX_BOARD_SPACES`   spaces of one generated board (`board: {layout, size}`; shipped: none): counted
+                       from the size before any space is made
 - `MAX_PIECES`         pieces of all component types together, at the largest player count (shipped: < 300)
 - tables and every other YAML value: the loader's caps (values per file, aliases, depth)
 Run time (per decision):
@@ -43,6 +46,7 @@ MAX_PIECES = 10_000
 MAX_FLOW_DEPTH = 200
 MAX_EVENTS = 10_000
 MAX_BOARD_SPACES = 1_000
+MAX_PLAYERS = 100
 MAX_LIST = 1_000
 
 

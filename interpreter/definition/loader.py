@@ -31,7 +31,6 @@ from __future__ import annotations
 import math
 import os
 import re
-import stat
 from typing import Any
 
 import attrs
@@ -40,6 +39,7 @@ from yaml.events import AliasEvent, MappingStartEvent, SequenceStartEvent, Strea
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from .document import _MISSING, _TAG, Document, Path, _key_text, _Pos
+from .files import MAX_FILE_BYTES, read_regular
 from .problems import DefinitionError, InputError, Location, Problem
 
 
@@ -49,7 +49,7 @@ from .problems import DefinitionError, InputError, Location, Problem
 class Limits:
     """Caps that keep hostile or mistaken input from exhausting time or memory."""
 
-    max_bytes: int = 1024 * 1024
+    max_bytes: int = MAX_FILE_BYTES
     max_depth: int = 64  # nested lists/mappings (keep far below the recursion limit)
     max_aliases: int = 1_000  # alias uses (`*name`) in one file
     max_alias_nodes: int = 100_000  # values created by expanding aliases
@@ -85,25 +85,6 @@ def load_yaml(path: str | os.PathLike, limits: Limits = DEFAULT_LIMITS, lenient:
                     "save it with UTF-8 encoding")
         ) from None
     return _load(text, file, limits, lenient)
-
-
-def read_regular(file: str, max_bytes: int) -> bytes:
-    """At most `max_bytes + 1` bytes of a regular file (a FIFO, a device or a directory is refused
-    without reading it, so that nothing can make a command wait); InputError when it cannot be read."""
-    try:
-        fd = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError as error:
-        reason = error.strerror or str(error)
-        raise InputError(Problem(f"cannot read file: {reason}", Location(file, 0, 0))) from None
-    try:
-        with os.fdopen(fd, "rb") as stream:
-            if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
-                raise InputError(Problem("not a regular file", Location(file, 0, 0),
-                                         "give the path of a file"))
-            return stream.read(max_bytes + 1)  # never read more than the cap
-    except OSError as error:
-        reason = error.strerror or str(error)
-        raise InputError(Problem(f"cannot read file: {reason}", Location(file, 0, 0))) from None
 
 
 def load_yaml_text(text: str, filename: str = "<string>", limits: Limits = DEFAULT_LIMITS) -> Document:

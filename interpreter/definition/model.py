@@ -17,7 +17,7 @@ SINGLE = ("game", "flow", "setup", "scoring", "end", "display", "words")
 # Sections with two scopes, each a map of ids.
 SCOPED = ("vars", "zones")
 ID_MAPS = ("options", "disputes", "kinds", "tables", "resources", "parameters", "components", "defs", "events",
-           "hooks", "phases", "steps", "procedures", "scripted_seats")
+           "hooks", "phases", "steps", "procedures", "scripted_seats", "labels")
 SECTIONS = SINGLE + SCOPED + ID_MAPS
 
 
@@ -115,7 +115,9 @@ class Definition:
 
 
 def game_files(root: Path) -> list[Path]:
-    return sorted(p for p in root.glob("*.yaml") if p.is_file())
+    """The YAML files of a game directory, by name (listed once inside `loader.read_once()`)."""
+    from .files import listed
+    return listed(root, lambda: sorted(p for p in Path(root).glob("*.yaml") if p.is_file()))
 
 
 def load_definition(root: Path, overlays=()) -> Definition:

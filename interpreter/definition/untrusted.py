@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import json
 
-from .loader import Limits, load_yaml_text, read_regular
+from .files import read_regular
+from .loader import Limits, load_yaml_text
 from .problems import DefinitionError, InputError, Location, Problem
 
 MAX_RECORD_BYTES = 4 * 1024 * 1024

@@ -8,8 +8,9 @@ checks and the types `state_types.type_problem` checks, for a saved state that w
   destroyed or swapped);
 - the resource totals are those of the setup (conservation);
 - the flow stack is a chain the compiled flow can build: it starts at the game's flow, each frame is a
-  child, a called phase or a hook of the frame below, its counters are in range, and the top is a step
-  that offers a decision (or the stack is empty and the game is over).
+  child, a called phase or a hook of the frame below, for the seat whose turn it is (above an
+  each_player, the seat its turn order is at; else the player of the frame below), its counters are in
+  range, and the top is a step that offers a decision (or the stack is empty and the game is over).
 
 `state_problem(game, s)` returns what is wrong, or None.
 """
@@ -90,6 +91,18 @@ def _pushed(game, node_ids) -> set:
     return out
 
 
+def _turn_of(node, fr):
+    """The seat whose turn an each_player frame is at (what `flow._advance` pushed above it), or None for
+    a frame that cannot have one: an auction (`one_left`) keeps the place of the seat in its turn, the
+    other modes the count of turns begun."""
+    order, i = fr[4], fr[3]
+    if not isinstance(order, list) or not order or type(i) is not int:
+        return None
+    if node.extra[2] == "one_left":
+        return order[i] if 0 <= i < len(order) else None
+    return order[(i - 1) % len(order)] if i >= 1 else None
+
+
 def _flow_problem(game, s) -> str | None:
     nodes = game.nodes
     cache = game.__dict__.setdefault("_stacked", {})
@@ -125,10 +138,14 @@ def _flow_problem(game, s) -> str | None:
             cache[below[0]] = _stacked_children(game, below[0])
         if fr[0] not in cache[below[0]] and fr[0] not in hooks:
             return f"flow frame {fr[:3]!r} cannot follow frame {below[:3]!r}"
-        # The player of a frame is its parent's, a seat of the parent's turn order, or a hook's choice.
-        if fr[0] not in hooks and fr[1] != below[1] and not (
-                nodes[below[0]].kind == EACH and isinstance(below[4], list) and fr[1] in below[4]):
-            return f"flow frame {fr[:3]!r} is for another player than the frame below it"
+        # The player of a frame is a hook's choice, the seat whose turn the frame below (an each_player)
+        # is at, or else the player of the frame below.
+        if fr[0] not in hooks:
+            if nodes[below[0]].kind == EACH:
+                if fr[1] != _turn_of(nodes[below[0]], below):
+                    return f"flow frame {fr[:3]!r} is not for the seat whose turn it is in the frame below it"
+            elif fr[1] != below[1]:
+                return f"flow frame {fr[:3]!r} is for another player than the frame below it"
     for fr in flow:
         node = nodes[fr[0]]
         a, order, b, c = fr[3], fr[4], fr[5], fr[6]

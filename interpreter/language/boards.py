@@ -30,6 +30,10 @@ HEX = {"e": (1, 0), "w": (-1, 0), "ne": (1, -1), "nw": (0, -1), "se": (0, 1), "s
 LAYOUTS = ("square", "hex", "hexagon")
 
 
+def too_many_spaces(n: int) -> str:
+    return f"a board has at most {MAX_BOARD_SPACES} spaces (MAX_BOARD_SPACES; this one would have {n})"
+
+
 def board_cells(spec):
     """The (col, row) of every space of a board spec and its direction table, or a message."""
     layout = spec.get("layout", "square")
@@ -40,6 +44,8 @@ def board_cells(spec):
         if type(size) is not int or size < 1:
             return None, None, "a hexagon board's size is the number of cells on a side (a number >= 1)"
         r = size - 1
+        if 3 * r * (r + 1) + 1 > MAX_BOARD_SPACES:  # counted before any space is made
+            return None, None, too_many_spaces(3 * r * (r + 1) + 1)
         cells = [(q + size, p + size) for p in range(-r, r + 1) for q in range(-r, r + 1) if abs(q + p) <= r]
         return cells, HEX, None
     if type(size) is int:
@@ -47,6 +53,8 @@ def board_cells(spec):
     if not (isinstance(size, list) and len(size) == 2 and all(type(v) is int and v >= 1 for v in size)):
         return None, None, "a board's size is [columns, rows] (or one number for a square): numbers >= 1"
     cols, rows = size
+    if cols * rows > MAX_BOARD_SPACES:
+        return None, None, too_many_spaces(cols * rows)
     dirs = HEX if layout == "hex" else dict(SQUARE, **(DIAGONAL if spec.get("diagonals") else {}))
     return [(c, r) for r in range(1, rows + 1) for c in range(1, cols + 1)], dirs, None
 
@@ -59,8 +67,6 @@ def expand(world, cname, cls, types):
         return types
     path = ("components", cname, "board")
     cells, dirs, problem = board_cells(spec)
-    if problem is None and len(cells) > MAX_BOARD_SPACES:
-        problem = f"a board has at most {MAX_BOARD_SPACES} spaces (this one has {len(cells)})"
     schema_says = spec.get("layout", "square") not in LAYOUTS or not isinstance(spec.get("size"), (int, list))
     if problem is not None and not schema_says:  # a layout or size the schema refuses is reported there
         world.error(problem, path)

@@ -37,7 +37,7 @@ class Calls:
         compiled = []
         for i, a in enumerate(args):
             if i in fn.refs:
-                compiled.append(self.ref(a, sc))
+                compiled.append(self.ref(a, sc, read=i in fn.reads))
             else:
                 compiled.append(self.expr(a, sc))
         return fn.build(self, compiled, n)
@@ -185,9 +185,14 @@ class Calls:
         from .boards import call_where  # `connected(x, where t: COND)` and the other board walks
         return call_where(self, n, sc)
 
-    def ref(self, node, sc):
-        """(get, set, type) functions for an assignable place (the vocabulary's `transfer` takes two)."""
+    def ref(self, node, sc, read=False):
+        """(get, set, type) functions for an assignable place (the vocabulary's `transfer` takes two); with
+        `read`, the place counts as read as well as written (for the lint's written-not-read)."""
+        before, self.w.writes = self.w.writes, set()
         place = self.place(node, sc)
+        written, self.w.writes = self.w.writes, before | self.w.writes
+        if read:
+            self.w.reads.update(written)
         head = [f"_c = {place['c']}", f"_k = {place['k']}"]
         if place.get("map"):
             head.append(f"if _k not in _c: {self.pool.ref(_no_key)}(_k, _c)")

@@ -12,11 +12,12 @@ from .codegen import _NOTHING, NOCONST, CompileError, RuleError, X, _of_nothing,
 
 
 class Fn:
-    def __init__(self, build, min_args, max_args=None, refs=(), effect=False, doc=""):
+    def __init__(self, build, min_args, max_args=None, refs=(), effect=False, doc="", reads=()):
         self.build = build
         self.min_args = min_args
         self.max_args = min_args if max_args is None else max_args
-        self.refs = frozenset(refs)
+        self.refs = frozenset(refs)        # arguments that are places (vars, fields) the function sets
+        self.reads = frozenset(reads)      # those of them whose value it also reads (the lint's reads)
         self.effect = effect
         self.doc = doc
 
@@ -25,9 +26,9 @@ FUNCTIONS: dict[str, Fn] = {}
 AGGREGATES: dict = {}
 
 
-def fn(name, min_args, max_args=None, refs=(), effect=False):
+def fn(name, min_args, max_args=None, refs=(), effect=False, reads=()):
     def deco(build):
-        FUNCTIONS[name] = Fn(build, min_args, max_args, refs, effect, (build.__doc__ or "").strip())
+        FUNCTIONS[name] = Fn(build, min_args, max_args, refs, effect, (build.__doc__ or "").strip(), reads)
         return build
     return deco
 
@@ -313,7 +314,7 @@ def _shuffle(c, a, node):
     return X(sh, "none")
 
 
-@fn("transfer", 3, refs=(1, 2), effect=True)
+@fn("transfer", 3, refs=(1, 2), effect=True, reads=(1,))  # how much moves depends on what the source holds
 def _transfer(c, a, node):
     """transfer(n, src, dst): move up to n from one counter to another; returns how much moved."""
     nf = a[0].f

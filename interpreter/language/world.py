@@ -12,7 +12,7 @@ from .components import Components
 from .compiler import NOCONST, CompileError, Compiler, RuleError, Scope, Unit
 from .declarations import Declarations
 from .dsl import DslSyntaxError, parse_expr, parse_stmts
-from ..definition.limits import LOOP_BUDGET, text_over_limit
+from ..definition.limits import LOOP_BUDGET, MAX_PLAYERS, text_over_limit
 from ..definition.static_checks import option_problems
 from ..definition.problems import Problem, did_you_mean
 from .graphs import ZoneGraphs
@@ -43,6 +43,10 @@ class World(Declarations, Components, Modifiers):
         counts = game.get("players") if isinstance(game, dict) else None
         # A malformed list is a schema problem (already reported): carry on to find the other problems.
         self.player_counts = [n for n in counts if type(n) is int] if isinstance(counts, list) else []
+        for i, n in enumerate(counts if isinstance(counts, list) else []):
+            if type(n) is int and n > MAX_PLAYERS:  # before anything is made per player count
+                self.error(f"a game takes at most {MAX_PLAYERS} players (MAX_PLAYERS), not {n}", ("game", "players", i))
+        self.player_counts = [n for n in self.player_counts if n <= MAX_PLAYERS]
         self.counts_known = bool(self.player_counts)
         if not self.counts_known and counts is None and isinstance(d["game"], dict) and d.docs:
             self.error("the game does not say how many players it takes", ("game", "players"),

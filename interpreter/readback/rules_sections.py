@@ -41,14 +41,14 @@ class TableSections:
                 self.ph.locals = set()
                 info.append((f"{self.w['active']}: {self.ph.expr(c['active'])}", []))
             if c.get("fields"):
-                info.append((f"{self.w['fields']}: {', '.join(self.names.plain(f) for f in c['fields'])}", []))
+                info.append((f"{self.w['fields']}: {', '.join(self.label(fv, f) for f, fv in c['fields'].items())}", []))
             info.extend(self.marks(f"components.{cls}", c))
             self.ul(info)
             defaults = c.get("properties") or {}
             rows = []
             for t, tv in (c.get("types") or {}).items():
                 tv = tv or {}
-                props = [f"{self.names.plain(k)} {self.value(tv.get(k, v))}" for k, v in defaults.items()]
+                props = [f"{self.names.named(k)} {self.value(tv.get(k, v))}" for k, v in defaults.items()]
                 mods = [f"{self.names.attrs.get(k, k)} " + (self.w["set_to"].format(v=self.value(v["set"]))
                                                             if isinstance(v, dict) else f"{v:+d}" if isinstance(v, int) and not isinstance(v, bool) else self.value(v))
                         for k, v in (tv.get("modifies") or {}).items()]
@@ -57,7 +57,7 @@ class TableSections:
                     mods.append(f"{self.w['may_become']} {', '.join(self.value(x) for x in to)}")
                 notes = [_one_line(tv["source"])] if tv.get("source") else []
                 if tv.get("provisional"):
-                    notes.append(f"**{self.w['provisional']}**: {_one_line(tv['provisional'])}")
+                    notes.append(f"**{self.w['provisional']}**: {self.note(tv['provisional'])}")
                 notes += [f"**{self.w['changed']}**: {text}" for cp, text in self.changed
                           if cp.startswith(f"components.{cls}.types.{t}")]
                 rows.append([self.label(tv, t), self.count(tv.get("count", 1)), "; ".join(props),
@@ -102,7 +102,7 @@ class TableSections:
         if seats:  # interpreter/engine/scripted.py
             self.h(3, self.w["scripted"])
             self.p(self.w["scripted_what"])
-            self.ul([(f"{self.label(v or {}, k)} (`{k}`)" + (
+            self.ul([(self.label(v or {}, k) + (f" (`{k}`)" if self.ids else "") + (
                 f" — {self.w['scripted_when'].format(c=self.ph.expr(v['if']))}" if (v or {}).get("if") else ""),
                 self.marks(f"scripted_seats.{k}", v or {})) for k, v in seats.items()])
         self.h(3, self.w["counters"])
@@ -233,7 +233,7 @@ class RuleSections:
                 sub.extend(self.marks(f"steps.{sid}.actions.{aid}", a))
                 title = _text(a.get("label"), self.lang, humanize(aid))
                 title = re.sub(r"\{([^{}]*)\}", lambda m: self.ph.expr(m.group(1), params), title)
-                lines.append((f"**{title}** (`{aid}`)", sub))
+                lines.append((f"**{title}**" + (f" (`{aid}`)" if self.ids else ""), sub))
             self.ul(lines)
 
     def hooks(self):
@@ -242,7 +242,7 @@ class RuleSections:
             self.h(2, self.w["hooks"])
         for k, v in hooks.items():
             v = v or {}
-            head = self.w["when"].format(e=self.names.globals.get(v.get("on"), v.get("on")))
+            head = self.w["when"].format(e=self.names.events.get(v.get("on"), self.names.named(v.get("on"))))
             if v.get("if") is not None:
                 head += self.w["and_if"].format(c=self.ph.expr(v["if"]))
             sub = []
@@ -269,6 +269,12 @@ class RuleSections:
                                                              if isinstance(m, dict) else f"{m:+d}" if isinstance(m, int) and not isinstance(m, bool) else self.value(m)))
             text = f"{self.label(v, k)} ({self.w['param_default'].format(v=self.value(v.get('default')))}): " + (
                 f"{self.w['changed_by']} " + ", ".join(by) if by else self.w["unchanged"])
+            adjust = [self.w["adjust_add"].format(n=f"{a['add']:+d}", c=self.ph.expr(a.get("if", "true")))
+                      if a.get("add") is not None else
+                      self.w["adjust_set"].format(v=self.value(a.get("set")), c=self.ph.expr(a.get("if", "true")))
+                      for a in (v.get("adjust") or []) if isinstance(a, dict)]
+            if adjust:  # parameters.py: adjustments by the game's state, in order
+                text += "; " + self.w["adjusted"].format(a="; ".join(adjust))
             lines.append((text, self.marks(f"parameters.{k}", v)))
         self.ul(lines)
 
@@ -281,9 +287,23 @@ class RuleSections:
         for k, v in defs.items():
             name, _, rest = str(k).partition("(")
             params = [p.strip() for p in rest.rstrip(")").split(",") if p.strip()]
-            head = f"*{name}*" + (f"({', '.join('*' + p + '*' for p in params)})" if rest else "")
+            head = self.ph.formula(name.strip(), [self.ph.local(p) for p in params] if rest else None)
             lines.append((f"{head}: {self.ph.expr(v, params)}", [(f"{self.w['formula']}: `{_one_line(v)}`", [])]
                           + self.marks(f"defs.{name}", {})))
+        self.ul(lines)
+
+    def procedures(self):
+        procs = self.d.get("procedures") or {}
+        if not procs:
+            return
+        self.h(2, self.w["procedures"])
+        lines = []
+        for k, v in procs.items():  # interpreter/language/procedures.py: name(param: type, ...)
+            name, _, rest = str(k).partition("(")
+            params = [p.split(":")[0].strip() for p in rest.rstrip(")").split(",") if p.strip()]
+            head = self.ph.t["def.call"].format(a=self.names.named(name.strip()),
+                                                b=", ".join(self.ph.local(p) for p in params))
+            lines.append((f"{head}:", self.ph.stmts(v, params) + self.marks(f"procedures.{name.strip()}", {})))
         self.ul(lines)
 
     def scoring(self):
@@ -300,8 +320,11 @@ class RuleSections:
         self.p(self.w["order_low" if sc.get("order") == "low" else "order_high"])
         if sc.get("tiebreak"):
             self.p(self.w["ties_then"])
-            self.ul([(self.ph.expr(e), []) for e in sc["tiebreak"]] + self.marks("scoring.tiebreak", {}))
+            self.ul([(self.ph.expr(e), []) for e in sc["tiebreak"]] + self.marks("scoring", sc))
+        else:
+            self.ul(self.marks("scoring", sc))
         self.p(self.w["shared"])
+        self.ratings(sc.get("ratings"))
         end = self.d.get("end") or {}
         self.h(2, self.w["end"])
         self.p(self.w["game_ends_when"])
@@ -314,6 +337,28 @@ class RuleSections:
                           + self.marks(f"end.triggers.{k}", v)))
         self.ul(lines + (self.marks("end", end) if end else []))
 
+    def ratings(self, ratings):
+        """The rating table of a final score (interpreter/engine/ratings.py): each band from its `min`."""
+        if not isinstance(ratings, dict) or not ratings.get("bands"):
+            return
+        self.h(3, self.w["ratings"])
+        if ratings.get("if"):
+            self.p(self.w["ratings_when"].format(c=self.ph.expr(ratings["if"])))
+        bands = ratings["bands"]
+        rows = []
+        for i, b in enumerate(bands):
+            lo = b.get("min")
+            hi = bands[i + 1].get("min") - 1 if i + 1 < len(bands) and bands[i + 1].get("min") is not None else None
+            if lo is None:
+                score = self.w["band_to"].format(n=hi) if hi is not None else ""
+            elif hi is None:
+                score = self.w["band_from"].format(n=lo)
+            else:
+                score = self.w["band_range"].format(a=lo, b=hi)
+            rows.append([score, _text(b.get("label"), self.lang, "")])
+        self.table([self.w["score_band"], self.w["rating"]], rows)
+        self.ul(self.marks("scoring.ratings", ratings))
+
     def options(self):
         opts = self.d.get("options") or {}
         if not opts:
@@ -323,7 +368,7 @@ class RuleSections:
         for k, v in opts.items():
             v = v or {}
             dispute = disputes.get(k)
-            self.h(3, f"{self.w['option']} `{k}`: {self.label(v, k)}")
+            self.h(3, f"{self.w['option']} " + (f"`{k}`: " if self.ids else "") + self.label(v, k))
             lines = [(f"{self.w['values']}: {', '.join(self.value(x) for x in v.get('values') or [])}; "
                       f"{self.w['default']}: {self.value(v.get('default'))}", [])]
             if v.get("description"):
@@ -334,7 +379,8 @@ class RuleSections:
                     sub = [(f"{self.w['source']}: {_one_line(a.source)}", [])]
                     if a.is_default:
                         sub.append((f"{self.w['why_default']}: {a.default_reason[self.lang]}", []))
-                    readings.append((f"`{k}={self.value(a.value)}`" + (f" ({self.w['default']})" if a.is_default else "")
+                    value = f"`{k}={self.value(a.value)}`" if self.ids else self.value(a.value)
+                    readings.append((value + (f" ({self.w['default']})" if a.is_default else "")
                                      + f": {a.says[self.lang]}", sub))
                 lines.append((f"**{self.w['disputed']}** ({self.w['dispute_of']} {dispute.id}): {dispute.label[self.lang]}",
                                readings))

@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import re
 
+from ..definition.naming import text_in
 from .phrases import Names, Phrases, humanize
 from .rules_sections import RuleSections, TableSections
 from .rules_words import WORDS, _one_line, _text
+
+HOLE = re.compile(r"\{([^{}]*)\}")
 
 
 class Rulebook(TableSections, RuleSections):
@@ -27,10 +30,12 @@ class Rulebook(TableSections, RuleSections):
         self.w = WORDS.get(lang, WORDS["en"])  # the words of the generated text; a language without them: English
         self.names = Names(game.definition, lang)
         self.ph = Phrases(self.names)
+        self.ids = lang == "en"         # identifiers (action ids, option names) are shown in English only
         self.changed = list(changed)   # (path, text) of the variant's changes
         self.blocks: list = []
         self.rules = self._rule_texts()
         self.disputed = self._disputed_paths()
+        self.provisional = self._provisional_names()
 
     # ------------------------------------------------------------ helpers
     def h(self, level, text):
@@ -50,14 +55,21 @@ class Rulebook(TableSections, RuleSections):
     def label(self, entry, key):
         return self.names.label(entry, key)
 
+    def note(self, value) -> str:
+        """A provisional note in the text's language (a note written as a plain string is English)."""
+        return _one_line(text_in(value, self.lang))
+
     def marks(self, path, entry) -> list:
-        """Source, provisional note, dispute and variant change of one rule, as lines."""
+        """Source, provisional note, provisional values read, dispute and variant change of one rule, as lines."""
         out = []
         src = entry.get("source") if isinstance(entry, dict) else None
         if src:
             out.append((f"{self.w['source']}: {_one_line(src)}", []))
         if isinstance(entry, dict) and entry.get("provisional"):
-            out.append((f"**{self.w['provisional']}**: {_one_line(entry['provisional'])}", []))
+            out.append((f"**{self.w['provisional']}**: {self.note(entry['provisional'])}", []))
+        read = self.reads_provisional(path)
+        if read:
+            out.append((f"**{self.w['reads_provisional']}**: {', '.join(read)}", []))
         for dispute in self.disputed.get(path, ()):
             out.append((f"**{self.w['disputed']}** ({self.w['dispute_of']} {dispute.id}): {dispute.label[self.lang]}; "
                         f"{self.w['default_reading']}: {dispute.default.says[self.lang]}", []))
@@ -83,14 +95,19 @@ class Rulebook(TableSections, RuleSections):
 
         d = self.d
         for k, v in (d.get("defs") or {}).items():
-            out.append((f"defs.{str(k).split('(')[0]}", f"{self.w['defs']}: *{str(k).split('(')[0]}*", list(texts(v))))
+            name = str(k).split("(")[0].strip()
+            out.append((f"defs.{name}", f"{self.w['defs']}: *{self.names.defs.get(name, name)}*", list(texts(v))))
         for k, v in (d.get("hooks") or {}).items():
             out.append((f"hooks.{k}", f"{self.w['hooks']}: {self.label(v, k)}", list(texts(v))))
         for k, v in (d.get("phases") or {}).items():
             out.append((f"phases.{k}", f"{self.w['phase']} {self.label(v, k)}", list(texts(v.get("flow")))))
         for sid, st in (d.get("steps") or {}).items():
             for aid, a in ((st or {}).get("actions") or {}).items():
-                out.append((f"steps.{sid}.actions.{aid}", f"{self.label(st, sid)}: {humanize(aid)}", list(texts(a))))
+                out.append((f"steps.{sid}.actions.{aid}", f"{self.label(st, sid)}: {self.action_name(aid, a)}",
+                            list(texts(a))))
+        for k, v in (d.get("procedures") or {}).items():
+            name = str(k).split("(")[0].strip()
+            out.append((f"procedures.{name}", f"{self.w['procedures']}: *{self.names.named(name)}*", list(texts(v))))
         for k, v in (((d.get("scoring") or {}).get("items")) or {}).items():
             out.append((f"scoring.items.{k}", f"{self.w['scoring']}: {self.label(v, k)}", list(texts(v))))
         if d.get("flow") is not None:
@@ -110,6 +127,40 @@ class Rulebook(TableSections, RuleSections):
             if path.startswith("defs."):
                 out.extend(t for _, t in hits(path[5:]) if t not in out)
         return list(dict.fromkeys(out))
+
+    def action_name(self, aid, a) -> str:
+        """An action by its label, its holes left open (…); without a label, by its name."""
+        lab = (a or {}).get("label") if isinstance(a, dict) else None
+        if lab:
+            return HOLE.sub("…", _text(lab, self.lang, humanize(aid)))
+        return self.names.named(aid)
+
+    def _provisional_names(self) -> dict:
+        """name -> label of every table, var, parameter and component type marked provisional."""
+        d, out = self.d, {}
+        for k, v in (d.get("tables") or {}).items():
+            if isinstance(v, dict) and v.get("provisional"):
+                out[k] = self.label(v, k)
+        for scope in ("global", "player"):
+            for k, v in ((d.get("vars") or {}).get(scope) or {}).items():
+                if isinstance(v, dict) and v.get("provisional"):
+                    out[k] = self.label(v, k)
+        for k, v in (d.get("parameters") or {}).items():
+            if isinstance(v, dict) and v.get("provisional"):
+                out[k] = self.label(v, k)
+        for cls, c in (d.get("components") or {}).items():
+            for t, tv in ((c or {}).get("types") or {}).items():
+                if isinstance(tv, dict) and (tv.get("provisional") or (c or {}).get("provisional")):
+                    out[t] = self.label(tv, t)
+        return out
+
+    def reads_provisional(self, path) -> list:
+        """The labels of the provisional values the rule at `path` names in its text."""
+        texts = next((txts for p, _, txts in self.rules if p == path), None)
+        if not texts or not self.provisional:
+            return []
+        words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", " ".join(texts)))
+        return [label for name, label in self.provisional.items() if name in words]
 
     def _disputed_paths(self) -> dict:
         out: dict = {}
@@ -146,6 +197,7 @@ class Rulebook(TableSections, RuleSections):
         self.hooks()
         self.parameters()
         self.defs()
+        self.procedures()
         self.scoring()
         self.options()
         return self.blocks

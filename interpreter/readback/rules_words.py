@@ -46,6 +46,11 @@ WORDS = {
         "scripted": "Scripted seats", "scripted_when": "at the table when {c}",
         "scripted_what": ("A scripted seat makes no decisions: the rules move it. It has every counter and place "
                           "a player has, is not one of the players, takes no turn and does not score."),
+        "reads_provisional": "Reads provisional values", "procedures": "Procedures used by the rules",
+        "adjusted": "adjusted: {a}", "adjust_add": "add {n} if {c}", "adjust_set": "set to {v} if {c}",
+        "ratings": "What a score is worth", "ratings_when": "When {c}, a final score is rated:",
+        "score_band": "Score", "band_from": "{n} or more", "band_to": "up to {n}",
+        "band_range": "{a}–{b}", "rating": "Rating",
     },
     "zh": {
         "generated": "由 `meeple rules` 根据定义生成;每条规则均注明出处。",
@@ -81,6 +86,11 @@ WORDS = {
         "hook_do": "则", "formula": "公式", "no_source": "未给出出处",
         "scripted": "由规则操作的座位", "scripted_when": "在{c}时入座",
         "scripted_what": "由规则操作的座位不做任何决策:由规则移动它。它拥有玩家的所有计数和区域,但不是玩家,不轮流行动,也不计分。",
+        "reads_provisional": "读取的暂定数值", "procedures": "规则所用的程序",
+        "adjusted": "调整:{a}", "adjust_add": "若{c}则加{n}", "adjust_set": "若{c}则设为{v}",
+        "ratings": "分数的评价", "ratings_when": "当{c}时,最终分数的评价如下:",
+        "score_band": "分数", "band_from": "{n}分或以上", "band_to": "{n}分或以下",
+        "band_range": "{a}–{b}分", "rating": "评价",
     },
 }
 

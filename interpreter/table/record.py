@@ -67,11 +67,35 @@ def dump(record: dict) -> str:
 
 
 def write_record(path: str | Path, record: dict) -> None:
-    Path(path).write_text(dump(record), encoding="utf-8")
+    """Write the record atomically: a reader (or a run stopped by Ctrl-C) finds the whole file or none."""
+    import os
+    import tempfile
+
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=".record-", suffix=".tmp", dir=path.parent)
+    try:
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)  # as a plain write would make it (mkstemp makes it private)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(dump(record))
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
 
 
 def read_record(path: str | Path) -> dict:
     """A record read with the hardened loader and checked for shape; RecordError otherwise."""
+    return read_located(path)[0]
+
+
+def read_located(path: str | Path):
+    """(the record, where): `where(*path)` is the `file:line:col` of a value of the record (`where("seats",
+    1)`), for messages about what the record asks of a game; RecordError for a file that is no record."""
     from ..definition.loader import load_yaml
     from ..definition.problems import DefinitionError
 
@@ -79,7 +103,12 @@ def read_record(path: str | Path) -> dict:
         doc = load_yaml(path)
     except DefinitionError as exc:
         raise RecordError("; ".join(str(p) for p in exc.problems)) from None
-    return check_record(doc.data, str(path), doc)
+    record = check_record(doc.data, str(path), doc)
+
+    def where(*at) -> str:
+        loc = doc.where(at)
+        return str(loc) if loc is not None else str(path)
+    return record, where
 
 
 def is_record(data) -> bool:
@@ -111,8 +140,16 @@ def check_record(data, name: str = "<record>", doc=None) -> dict:
         raise RecordError(f"{where()}: the record lacks {', '.join(missing)}")
     if type(data["players"]) is not int:
         raise RecordError(f"{where('players')}: players must be a number")
+    if type(data["seed"]) is not int:
+        raise RecordError(f"{where('seed')}: the seed must be a whole number")
+    for name in ("game", "path"):
+        if not isinstance(data[name], str):
+            raise RecordError(f"{where(name)}: {name} must be text")
     if not isinstance(data["seats"], list) or len(data["seats"]) != data["players"]:
         raise RecordError(f"{where('seats')}: seats must list one player kind per seat")
+    for i, kind in enumerate(data["seats"]):
+        if not isinstance(kind, str):
+            raise RecordError(f"{where('seats', i)}: seat {i + 1} must be human or a bot spec (text)")
     if not isinstance(data["options"] or {}, dict) or not isinstance(data["variants"] or [], list):
         raise RecordError(f"{where()}: options must be a mapping and variants a list")
     if not isinstance(data["actions"], list):
