@@ -620,3 +620,29 @@ def test_a_game_that_goes_on_too_long_says_where_its_flow_is(tmp_path):
     from games import position_of
     line, _ = position_of(FAULTS, "each_player: {step")
     assert f"the flow is at {root / 'game.yaml'}:{line}:" in str(info.value) and "(phase rounds" in str(info.value)
+
+
+def test_an_optional_step_marked_always_asks_a_seat_that_can_only_pass(tmp_path):
+    """`optional: true` passes over a seat with nothing to do; `optional: always` asks it with pass alone,
+    so whether it could act is not told to the others."""
+    text = """
+        game: {id: ask, players: [2]}
+        vars:
+          player: {coins: {init: 0}}
+        steps:
+          raise:
+            optional: MODE
+            actions:
+              raise:
+                if: "player.coins > 0"
+                effect: "player.coins -= 1"
+        flow:
+          - each_player: {step: raise}
+    """
+    passed_over = make_game(tmp_path, text.replace("MODE", "true"))
+    assert passed_over.is_over(passed_over.new_game(2, seed=1))
+    asked = make_game(tmp_path, text.replace("MODE", "always"))
+    s = asked.new_game(2, seed=1)
+    assert [a["id"] for a in asked.legal_actions(s)] == ["pass"]
+    s = asked.apply(s, "pass")
+    assert asked.current_player(s) == 1 and [a["id"] for a in asked.legal_actions(s)] == ["pass"]

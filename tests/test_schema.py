@@ -263,8 +263,10 @@ def test_wrong_type_is_located_at_the_value():
 
 def test_yes_for_a_boolean_gets_a_hint():
     (problem,) = check("steps:\n  s:\n    optional: yes\n    actions: {}\n")
-    assert problem.message == "steps.s.optional: expected true or false; got the string 'yes'"
+    assert problem.message == "steps.s.optional: the string 'yes' is not allowed; expected true, false or 'always'"
     assert "true or false" in problem.hint
+    (problem,) = check("game: {id: g, players: [2], name: {en: G}}\nsteps:\n  s:\n    actions:\n      a: {pass: yes}\n")
+    assert problem.message.endswith("expected true or false; got the string 'yes'") and "true or false" in problem.hint
 
 
 def test_enum_value_with_did_you_mean():

@@ -186,8 +186,14 @@ def _problems(error: ValidationError, doc: Document, misspelt: set) -> list[Prob
                         value_at, hint)]
     if kind in ("enum", "const"):
         choices = error.validator_value if kind == "enum" else [error.validator_value]
-        return [Problem(f"{prefix}{_describe(instance)} is not allowed; expected {format_choices(choices)}",
-                        value_at, did_you_mean(instance, choices) if isinstance(instance, str) else None)]
+        texts = [c for c in choices if not isinstance(c, bool)]
+        flags = ["true" for c in choices if c is True] + ["false" for c in choices if c is False]
+        expected = format_choices(texts) if not flags else ", ".join(flags + [quote(t) for t in texts][:-1]) + (
+            f" or {quote(texts[-1])}" if texts else "")
+        hint = did_you_mean(instance, texts) if isinstance(instance, str) else None
+        if flags and isinstance(instance, str) and instance.lower() in ("yes", "no", "on", "off", "y", "n"):
+            hint = "write true or false: yes/no/on/off are strings here"
+        return [Problem(f"{prefix}{_describe(instance)} is not allowed; expected {expected}", value_at, hint)]
     if kind == "pattern":
         description = schema.get("description") or f"a string matching {schema.get('pattern')}"
         return [Problem(f"{prefix}{_describe(instance)} is not valid: expected {description}", value_at)]

@@ -68,7 +68,7 @@ class Action:
 
 
 class Step:
-    __slots__ = ("id", "label", "actions", "cond", "cond_n", "optional", "pass_action", "path", "tmpl", "tmpl_n",
+    __slots__ = ("id", "label", "actions", "cond", "cond_n", "optional", "ask", "pass_action", "path", "tmpl", "tmpl_n",
                  "loc", "gen")
 
     def menu(self, s, player, event):
@@ -91,8 +91,8 @@ class Step:
             raise RuleError(f"a condition failed ({type(ex).__name__}: {ex})", _where(self, cur[0])) from None
         finally:
             s.pcache = None
-        if self.optional and out and self.pass_action is not None:
-            out.append((self.pass_action, ()))
+        if self.optional and (out or self.ask) and self.pass_action is not None:
+            out.append((self.pass_action, ()))  # `optional: always`: asked even with pass alone
         return out
 
 

@@ -184,6 +184,7 @@ class FlowCompiler:
             u = Unit(player=True, event=self.w.events.get(event) if event else None)
             st.tmpl, st.tmpl_n = self.template(raw, sid, u, Scope(u), path), u.n
         st.optional = bool(raw.get("optional", False))
+        st.ask = raw.get("optional") == "always"  # pass offered alone too: whether a seat can act is not told
         self.steps[key] = st
         st.cond, st.cond_n = self.expr(raw["if"], path + ("if",), event, "bool") if "if" in raw else (None, 2)
         st.actions = []
