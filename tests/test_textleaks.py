@@ -194,3 +194,55 @@ flow: {repeat: {each_player: {step: go}}, until: "turns >= 3", max: 3}
     problems = [p for seed in range(6) for p in
                 text_leaks(game, game.new_game(2, seed=seed), None, random.Random(seed), seen)]
     assert any("player 1's menu depends on what their view does not tell" in p for p in problems)
+
+
+BROKE_BIDDER = """
+    game: {id: broke, players: [2]}
+    zones:
+      global: {deck: {visibility: hidden}}
+      player: {hand: {visibility: owner}}
+    components:
+      card:
+        zone: deck
+        properties: {value: 0}
+        types:
+          one: {count: 6, value: 1}
+          five: {count: 6, value: 5}
+    vars:
+      global: {bid: {}, round: {}}
+    setup: |
+      shuffle(deck)
+      for p in players:
+          draw(deck, p.hand)
+    steps:
+      open:
+        actions:
+          open: {effect: "bid = 2"}
+      bid:
+        optional: MODE
+        actions:
+          raise:
+            if: "top(player.hand).value > bid"
+            effect: "bid += 1"
+    flow:
+      - repeat:
+          - effect: "round += 1"
+          - each_player: {step: open}
+          - each_player: {step: bid}
+        until: "round == 8"
+        max: 9
+    scoring:
+      items:
+        bid: {expr: "bid"}
+"""
+
+
+@pytest.mark.parametrize("mode, leaks", [("true", True), ("always", False)])
+def test_a_seat_passed_over_because_it_can_only_pass_tells_what_it_holds(tmp_path, mode, leaks):
+    """Skipping a bidder whose hidden card cannot pay tells the others what it holds; asking him with
+    pass alone (`optional: always`) does not."""
+    from games import write_game
+    root = write_game(tmp_path, BROKE_BIDDER.replace("MODE", mode))
+    rep = verify(root, games=10, players=[2], jobs=1)
+    found = [v for v in rep.violations if "whether a player is asked" in v]
+    assert bool(found) == leaks, rep.violations

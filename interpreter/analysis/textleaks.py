@@ -20,11 +20,11 @@ menu. So in the same two states the check also compares
   what the seat cannot see tells it that;
 - which step is asked after the decision, and of whom, when the decision leaves everything else looking
   the same to the seat: a reaction step asked only of the players who hold a certain card tells everyone
-  who holds one (ask everyone, and let the menu differ). The same step asked of another seat is not
-  compared: a seat that cannot act at a step (its menu is empty) is passed over, as the rules of many
-  games have a player who cannot bid pass without a word. A decision that shows the seat something (a card
-  turned up, a public count changed, what it is told by `tell`) may ask whom it shows: the rest of the
-  view then differs, and nothing is compared.
+  who holds one (ask everyone, and let the menu differ), and a seat passed over because its menu is
+  empty tells that it could do nothing (a player who cannot pay the next bid: `optional: always` asks him
+  with pass alone, as a table would). A decision that shows the seat something (a card turned up, a
+  public count changed, what it is told by `tell`) may ask whom it shows: the rest of the view then
+  differs, and nothing is compared.
 """
 from __future__ import annotations
 
@@ -138,9 +138,7 @@ def _asked_leaks(game, s, seat, aid, mine, other, seen) -> list[str]:
         return out  # the decision showed the seat something: it may ask whom it shows
     (who, step), (who2, step2) = mine.asked, other.asked
     key = ("asked", step, step2)
-    if step == step2 or key in seen:
-        # The same step, another seat: a seat skipped because it cannot act (its menu is empty) is not
-        # compared; the check is whether a step is asked at all (a reaction asked of some seats only).
+    if key in seen:
         return out
     seen.add(key)
     names = ", ".join(f"player {p + 1}" for p in who) or "no one"
