@@ -88,3 +88,12 @@ def test_the_train_command_writes_the_model_beside_the_game_and_says_how_it_was_
 def test_the_train_command_refuses_bad_arguments_with_a_message(invest, args, words):
     r = run_cli("train", str(invest), *args)
     assert r.returncode == 2 and words in r.stderr
+
+
+def test_a_local_dask_cluster_trains_the_model_of_a_serial_run(invest):
+    distributed = pytest.importorskip("distributed")
+    game = load_game(invest)
+    serial = train(game, [2], seed=3, games=16, generation_games=8, jobs=1)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        spread = train(game, [2], seed=3, games=16, generation_games=8, dask=cluster.scheduler_address)
+    assert spread.heads == serial.heads

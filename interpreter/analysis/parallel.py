@@ -263,6 +263,39 @@ def _dask_batches(game, seeds, task, address):
         client.close()
 
 
+def map_dask(game, fn: Callable, work: list, address: str):
+    """`fn(game, item)` for every item of `work` on the Dask cluster at `address`, yielded in the order of
+    `work`; each worker loads `game` again from its files (`Game.origin`) and checks its content hash.
+    `fn` is a module-level function (workers import it)."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ParallelError(f"--dask needs Dask distributed: {DASK_INSTALL}") from None
+    origin = _origin(game)
+    try:
+        client = Client(address, timeout="10s")
+    except (OSError, TimeoutError) as exc:
+        raise ParallelError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    try:
+        futures = client.map(_call_dask, work, fn=fn, origin=origin, pure=False)
+        for future in futures:
+            yield future.result()
+            future.release()
+    finally:
+        client.close()
+
+
+def dask_workers(address: str) -> int:
+    """The threads of the Dask cluster at `address` (how many batches to cut a run into)."""
+    from distributed import Client
+    with Client(address, timeout="10s") as client:
+        return max(1, sum(client.nthreads().values()))
+
+
+def _call_dask(item, fn, origin):
+    return fn(_load(*origin), item)
+
+
 def _play_batch_dask(seeds, origin, task) -> list[dict]:
     game = _load(*origin)
     return [_record(game, s, task) for s in seeds]

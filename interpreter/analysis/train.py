@@ -23,8 +23,6 @@ generation run on local processes (`jobs`) or a Dask cluster, as `simulate` runs
 """
 from __future__ import annotations
 
-import math
-import random
 import statistics
 import time
 from typing import Callable
@@ -115,6 +113,9 @@ def explore_rate(generation: int, floor: float) -> float:
 
 
 def _play(game, players, seed, bots, states, every):
+    """Play one game with `bots` (each deciding from its seat's view), keeping every `every`-th position in
+    `states`: (the final state, its outcome). The positions are the learner's rows (`playout.play_game`
+    keeps none)."""
     from ..players.bots import SeatView
     state = game.new_game(players=players, seed=seed)
     n = 0
@@ -132,8 +133,12 @@ def _play(game, players, seed, bots, states, every):
 
 
 def _play_batch(args):
+    return _train_batch(parallel.worker_game(), args)
+
+
+def _train_batch(game, args):
+    """The self-play games of one batch (seeds, task), on a local worker or a Dask worker."""
     seeds, task = args
-    game = parallel.worker_game()
     return [self_play(game, task["players"], s, task["model"], task["explore"], task["every"], task["lam"])
             for s in seeds]
 
@@ -342,7 +347,11 @@ def score_so_far(idx, vals, totals) -> float:
 
 def _run(game, seeds, task, jobs, dask):
     if dask:
-        raise parallel.ParallelError("train --dask: not available yet")
+        out = []
+        batches = [(b, task) for b in parallel.split(seeds, parallel.dask_workers(dask))]
+        for batch in parallel.map_dask(game, _train_batch, batches, dask):
+            out.extend(batch)
+        return out
     if jobs > 1 and len(seeds) > 1:
         out = []
         for batch in parallel.map_local(game, _play_batch, [(b, task) for b in parallel.split(seeds, jobs)], jobs):
