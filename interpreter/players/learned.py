@@ -11,9 +11,10 @@ it averages K samples (where what the seat cannot see matters to the choice, suc
 It thinks about a millisecond per decision: a model is a table of weights, and a position costs one
 look-up per piece.
 
-Which model: `models/*.json` in the game's folder whose `players` list the table's player count (for a
-variant or house rule, its base game's models: the features have the same names). A model trained on other
-rules is refused (`StaleModel`); no model at all is a `NoModel` error naming `meeple train`.
+Which model: `models/*.json` in the game's folder whose `players` list the table's player count and whose
+rules hash is the game's (`model=NAME` picks `models/NAME.json`); for a variant or house rule, one trained
+on it, else its base game's (the features have the same names). A model trained on other rules is refused
+(`StaleModel`); no model at all is a `NoModel` error naming `meeple train`.
 """
 from __future__ import annotations
 
@@ -55,6 +56,7 @@ class LearnedBot(Bot):
     def spec(self) -> str:
         extra = [f"samples={self.samples}"] if self.samples != 1 else []
         extra += [f"explore={self.explore:g}"] if self.explore else []
+        extra += [f"model={self.model}"] if isinstance(self.model, str) else []
         return "learned" + (":" + ",".join(extra) if extra else "")
 
     def judge(self, game, players: int):
@@ -138,7 +140,8 @@ class SearchBot(Bot):
         self._game = None
 
     def spec(self) -> str:
-        return "search:" + self.tree.spec().split(":", 1)[1]
+        model = f",model={self.model}" if isinstance(self.model, str) else ""
+        return "search:" + self.tree.spec().split(":", 1)[1] + model
 
     def _value(self, game, state, sign: int, over: bool) -> list[float]:
         from .mcts import reward
