@@ -126,8 +126,10 @@ class SearchBot(Bot):
 
     name = "search"
 
-    def __init__(self, seed: Any = None, iterations: int | None = None, ms: float | None = None, c: float = 0.5,
-                 depth: int = 0, prior: int = 4, model: ValueModel | str | None = None):
+    def __init__(self, seed: Any = None, iterations: int | None = None, ms: float | None = None, c: float = None,
+                 depth: int = 0, prior: int = None, model: ValueModel | str | None = None):
+        c = SEARCH_C if c is None else c
+        prior = SEARCH_PRIOR if prior is None else prior
         super().__init__(seed)
         from .mcts import MctsBot
         if iterations is None and ms is None:
@@ -140,8 +142,12 @@ class SearchBot(Bot):
         self._game = None
 
     def spec(self) -> str:
-        model = f",model={self.model}" if isinstance(self.model, str) else ""
-        return "search:" + self.tree.spec().split(":", 1)[1] + model
+        t = self.tree
+        parts = [f"ms={t.ms:g}" if t.ms is not None else f"iterations={t.iterations}"]
+        parts += [f"{k}={v:g}" for k, v, d in (("c", t.c, SEARCH_C), ("depth", t.depth, 0), ("prior", t.prior, SEARCH_PRIOR))
+                  if v != d]
+        parts += [f"model={self.model}"] if isinstance(self.model, str) else []
+        return "search:" + ",".join(parts)
 
     def _value(self, game, state, sign: int, over: bool) -> list[float]:
         from .mcts import reward
@@ -166,6 +172,8 @@ class SearchBot(Bot):
 
 
 SEARCH_ITERATIONS = 100
+SEARCH_C = 0.5      # exploration: a model's values are surer than random rollouts'
+SEARCH_PRIOR = 4    # visits each of the seat's actions starts with, worth its value by the model
 LEAF_MARGIN = 0.2   # as at the end of a game (`mcts.MARGIN_WEIGHT`): the part of a value the margin decides
 
 
