@@ -206,8 +206,9 @@ class Determinizer:
                 slot = lay.pvars[name]
                 row[name] = _plain(start.p[pl][slot])
                 hidden_vars.append(("player", pl, slot, k.resource_of.get(("player", name))))
-        # A first filling of the hidden zones, so that the template is a complete state.
-        fill = self._deal(None)  # any complete filling: every sample deals these zones again
+        # The zones with unknown places hold only their known pieces in the template: every sample deals
+        # each of them whole again (the unseen pieces have no place until then).
+        fill = {z: [x for x in slots if x is not None] for z, slots in self.slots.items()}
         for z, pieces in fill.items():
             owner = lay.zone_owner(z)
             name = lay.zone_name(z)
@@ -273,23 +274,21 @@ class Determinizer:
     def of(cls, game, view: dict) -> "Determinizer":
         return cls(game, view)
 
-    def _deal(self, r: random.Random | None) -> dict[int, list[int]]:
+    def _deal(self, r: random.Random) -> dict[int, list[int]]:
         """The pieces of every zone the seat does not see whole: the known ones kept, the pieces it knows
         to be in a hidden zone put in random places of it (their order is what it does not know), each
-        place it was told something of given a piece that fits (`knowledge`), the rest dealt at random
-        (`r` None: in id order, any complete filling)."""
+        place it was told something of given a piece that fits (`knowledge`), the rest dealt at random."""
         pool = self.unseen[:]
-        if r is not None:
-            # a uniformly random order: each piece keyed by a fresh draw (one C call each, where
-            # Random.shuffle draws a bounded integer per piece)
-            keys = {x: r.random() for x in pool}
-            pool.sort(key=keys.__getitem__)
+        # a uniformly random order: each piece keyed by a fresh draw (one C call each, where Random.shuffle
+        # draws a bounded integer per piece)
+        keys = {x: r.random() for x in pool}
+        pool.sort(key=keys.__getitem__)
         types = self.view["pieces"]["types"]
         out = {z: list(slots) for z, slots in self.slots.items()}
         for z, known in self.seen_in.items():
             free = [i for i, x in enumerate(out[z]) if x is None and (z, i) not in self.facts]
             k = min(len(known), len(free))
-            for x, i in zip(known, r.sample(free, k) if r is not None else free[:k]):
+            for x, i in zip(known, r.sample(free, k)):
                 out[z][i] = x
         taken: set = set()
         for (z, i), facts in sorted(self.facts.items(), key=lambda e: len(e[1]), reverse=True):
