@@ -8,7 +8,8 @@ model of generation k-1 (`learned` bots, with random moves to see more positions
 falling to 8%); every position of
 those games becomes a row per seat — its features as that seat sees them (`features.FeatureSpace.extract`)
 and what that seat finally got (its final score, its share of the win), mixed as λ-returns with what the
-playing model predicted at the positions that followed; the model of generation k is the ridge regression
+playing model predicted at the positions that followed (over about a quarter of the game: a game that drags
+on is judged by how it ended, not by the model that made it drag); the model of generation k is the ridge regression
 of those targets on the rows of every generation so far (older generations count less). The score head is
 fitted to the part of the final score still to come, so the penalty pulls a weight toward the score so
 far rather than toward nothing (measured on held-out Burgundy games, this and the λ-returns are what let
@@ -23,6 +24,7 @@ generation run on local processes (`jobs`) or a Dask cluster, as `simulate` runs
 """
 from __future__ import annotations
 
+import math
 import statistics
 import time
 from typing import Callable
@@ -43,7 +45,9 @@ PRIOR_SHARES = (0.005, 0.0005, 0.002, 0.01, 0.03, 0.1, 0.3)  # and one of a shar
                           # they are few independent samples); the share that errs least on held-out games
 HOLD_OUT = 5              # every how many self-play games one is held out to choose the penalty
 RECORD_EVERY = 2          # every how many decisions a position is kept as rows
-LAMBDA = 0.9              # the λ of the targets (1: the final values alone; lower leans on the model)
+HORIZON = 0.25            # the λ of the targets leans on the model over about this share of a game
+                          # (λ per kept position = exp(-1 / (HORIZON * positions kept))): a game that drags
+                          # on is judged by how it ended, not by the model that made it drag
 CHUNK = 2048              # rows summed at once into the normal equations
 
 
@@ -55,10 +59,11 @@ def initial_model(game, players: list[int]) -> ValueModel:
 
 
 def self_play(game, players: int, seed: int, model_json: dict, explore: float, every: int,
-              lam: float = 1.0) -> dict:
+              lam: float | None = 1.0) -> dict:
     """One self-play game: {seed, decisions, rows: [(seat, indices, values)], targets: [(score, result)]
     per row} or {seed, error}. A row's target is the λ-return of its seat: the final score and result
-    (λ = 1), or mixed with what the playing model predicted at the positions that followed."""
+    (λ = 1), or mixed with what the playing model predicted at the positions that followed (λ None: from
+    the game's length and HORIZON)."""
     model = ValueModel.from_json(model_json)
     space = FeatureSpace.of(game)
     judge = model.bind(game, checked=False)
@@ -70,6 +75,8 @@ def self_play(game, players: int, seed: int, model_json: dict, explore: float, e
     except Exception as exc:  # one game's fault is a finding of the run, not its end
         return {"seed": seed, "error": f"{type(exc).__name__}: {exc}"}
     length = max(1, final.decisions)
+    if lam is None:
+        lam = math.exp(-1.0 / (HORIZON * max(1, len(states))))
     final_values = [(float(outcome["scores"][p]), result_share(outcome, p)) for p in range(players)]
     per_state = []
     for s in states:
@@ -264,7 +271,7 @@ class Normal:
 def train(game, players: list[int], seed: int = 1, games: int | None = None, minutes: float | None = None,
           generation_games: int = GENERATION_GAMES, jobs: int = 1, dask: str | None = None,
           progress: Callable[[dict], None] | None = None, explore: float = EXPLORE,
-          lam: float = LAMBDA) -> ValueModel:
+          lam: float | None = None, decay: float = DECAY) -> ValueModel:
     """Train a value model of `game` for the player counts `players` (see the module doc): generations
     of `generation_games` games per count until `games` games in all were played or `minutes` passed."""
     if games is None and minutes is None:
@@ -295,7 +302,7 @@ def train(game, players: list[int], seed: int = 1, games: int | None = None, min
             seeds = [seed + 100_000 * generation + 1000 * n + i for i in range(count)]
             task = {"players": n, "model": model.to_json(), "explore": explore_rate(generation, explore),
                     "every": RECORD_EVERY,
-                    "lam": lam if generation > 1 else 1.0}
+                    "lam": lam if generation > 1 else 1.0}  # generation 1's model knows nothing to lean on
             records = _run(game, seeds, task, jobs, dask)
             for k, rec in enumerate(records):
                 if "error" in rec:
@@ -309,7 +316,7 @@ def train(game, players: list[int], seed: int = 1, games: int | None = None, min
                     gen_targets[held]["result"].append(result)
                 finals_all.extend(v[0] for v in rec["finals"].values())
             played += len(seeds)
-        normal.decay(DECAY)
+        normal.decay(decay)
         for held in (False, True):
             normal.add(gen_rows[held], gen_targets[held], check=held)
         share = normal.choose_prior()

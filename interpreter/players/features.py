@@ -7,12 +7,16 @@
 Nothing here is written per game: every feature is a declared thing of the state, counted the same way in
 every definition.
 
-- **Quantities of a seat** (`Q`): each number it holds (player vars; a map var per key), each of its zones
+- **Quantities of a seat** (`Q`): each number it holds (player vars; a map var per key; a var holding a
+  piece counted as a zone of at most one piece, a var holding a player by whether it is set and names the
+  seat itself), each of its zones
   (its size; its pieces counted by type, by class and by each text property's value; their number
   properties and fields summed), each scoring item's current value and the total score (only where
   nothing of a player that a score may count is hidden from the seat: another player's private var or
   hand, the seat's own card held facing out or buried in its discard pile).
-- **Quantities of the table** (`G`): global vars, global zones (as above), where the flow is (the step
+- **Quantities of the table** (`G`): global vars (a piece var as a one-piece zone: the card under auction;
+  a player var by whether it is set and names the seat that sees it: the high bidder is me), global zones
+  (as above), where the flow is (the step
   that decides next, whose turn it is counted from the seat, the counters of the repeats on the stack),
   the end triggers set, and a constant 1.
 
@@ -126,8 +130,11 @@ class FeatureSpace:
         self.gnames: list[str] = []
         # --- a seat's quantities
         self.pvar_feats = []  # (slot, key or None, index)
+        self.pvar_pieces = []  # (name, slot, shape): a piece var, counted as a zone of at most one piece
+        self.pvar_players = []  # (name, slot, set index, self index): a player var, set and naming its holder
         for name, v, t in w.var_defs["player"]:
             self._var(name, v, t, lay.pvars[name], self.qnames, self.pvar_feats)
+            self._reference(name, t, lay.pvars[name], "q", self.pvar_pieces, self.pvar_players, "self")
         self.private = var_modes(w, "player")  # name -> mode
         # Another seat's score is a quantity of it only where nothing of a player is hidden from the others
         # (a score may count a private var or a hand: the sample's would be a guess, the truth a leak).
@@ -148,8 +155,11 @@ class FeatureSpace:
         self.qnames.append("score.total")
         # --- the table's quantities
         self.gvar_feats = []
+        self.gvar_pieces = []   # (name, slot, shape)
+        self.gvar_players = []  # (name, slot, set index, me index): naming the seat that sees it
         for name, v, t in w.var_defs["global"]:
             self._var(name, v, t, lay.gvars[name], self.gnames, self.gvar_feats)
+            self._reference(name, t, lay.gvars[name], "g", self.gvar_pieces, self.gvar_players, "me")
         self.secret = var_modes(w, "global")
         self.gzone_shapes = {}
         for name in lay.gzones:
@@ -183,6 +193,17 @@ class FeatureSpace:
             f"table.{n}" for n in self.gnames]
         self.offsets = {block: k * Q for k, block in enumerate(BLOCKS)}
         self.index = {n: i for i, n in enumerate(self.names)}
+
+    def _reference(self, name, t, slot, block, pieces, players, who):
+        """A var holding a piece (the card under auction, the role chosen): what a piece in a zone would
+        add; a var holding a player (the high bidder, the governor): whether it is set, and whether it
+        names `who` (the holder of a player var, the seat that sees a global one)."""
+        names = self.qnames if block == "q" else self.gnames
+        if t == "piece":
+            pieces.append((name, slot, ZoneShape(self, f"{block}:var.{name}")))
+        elif t == "player":
+            players.append((name, slot, len(names), len(names) + 1))
+            names.extend((f"var.{name}.set", f"var.{name}.{who}"))
 
     def _var(self, name, v, t, slot, names, out):
         if t in ("int", "bool"):
@@ -218,6 +239,16 @@ class FeatureSpace:
                     for slot, key, i in self.pvar_feats:
                         if slot == self.layout.pvars[name]:
                             out.pop(i, None)
+        for name, slot, shape in self.pvar_pieces:
+            x = row[slot]
+            if x is not None and sees(self.private.get(name), pl, viewer):
+                self._pieces(s, [x], shape, piece_seen(self.game, s, x, viewer), viewer, out)
+        for name, slot, i_set, i_self in self.pvar_players:
+            q = row[slot]
+            if q is not None and sees(self.private.get(name), pl, viewer):
+                out[i_set] = 1.0
+                if q == pl:
+                    out[i_self] = 1.0
         lay = self.layout
         base = lay.G + pl * lay.PZ
         for name, shape in self.pzone_shapes.items():
@@ -246,6 +277,16 @@ class FeatureSpace:
                 for sl, key, i in self.gvar_feats:
                     if sl == slot:
                         out.pop(i, None)
+        for name, slot, shape in self.gvar_pieces:
+            x = g[slot]
+            if x is not None and sees(self.secret.get(name), None, viewer):
+                self._pieces(s, [x], shape, piece_seen(self.game, s, x, viewer), viewer, out)
+        for name, slot, i_set, i_me in self.gvar_players:
+            q = g[slot]
+            if q is not None and sees(self.secret.get(name), None, viewer):
+                out[i_set] = 1.0
+                if q == viewer:
+                    out[i_me] = 1.0
         lay = self.layout
         for name, shape in self.gzone_shapes.items():
             self._zone(s, lay.gzones[name], shape, self._zone_seen(("global", name), None, viewer), viewer, out)
@@ -274,7 +315,10 @@ class FeatureSpace:
         return zone_sight(self.world, key, owner, viewer)
 
     def _zone(self, s, z, shape, seen, viewer, out):
-        pieces = s.zones[z]
+        self._pieces(s, s.zones[z], shape, seen, viewer, out)
+
+    def _pieces(self, s, pieces, shape, seen, viewer, out):
+        """What `pieces` (a zone's, or a piece var's one) add under `shape`, as `viewer` sees them."""
         if not pieces:
             return
         b = shape.base

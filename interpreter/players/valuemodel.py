@@ -23,6 +23,7 @@ import math
 from pathlib import Path
 
 from ..engine.visibility import sees
+from ..engine.facing import piece_seen
 from .features import FeatureSpace, phases, zone_sight
 
 SEAT_BLOCKS = ("early", "middle", "late", "others")
@@ -287,6 +288,20 @@ class Evaluator:
                        for b in SEAT_BLOCKS)
             if any(ws):
                 pvars.append((slot, key, ws))
+        refs = []  # player piece vars: (slot, weights, visible to the holder, visible to the others)
+        for name, slot, shape in fs.pvar_pieces:
+            mode = fs.private.get(name)
+            zw = _ZoneWeights(shape, w, off, None, None, None)
+            if zw.used:
+                refs.append((slot, zw, sees(mode, 0, 0), sees(mode, 0, 1)))
+        who = []  # player player vars: (slot, set weights, self weights)
+        for name, slot, i_set, i_self in fs.pvar_players:
+            mode = fs.private.get(name)
+            ok = [sees(mode, 0, 1) if b == "others" else sees(mode, 0, 0) for b in SEAT_BLOCKS]
+            ws = tuple(w[off[b] + i_set] if k else 0.0 for b, k in zip(SEAT_BLOCKS, ok))
+            wm = tuple(w[off[b] + i_self] if k else 0.0 for b, k in zip(SEAT_BLOCKS, ok))
+            if any(ws) or any(wm):
+                who.append((slot, ws, wm))
         use = [fs.scores_public if b == "others" else fs.own_scores_public for b in SEAT_BLOCKS]
         items = {iid: tuple(w[off[b] + i] if u else 0.0 for b, u in zip(SEAT_BLOCKS, use))
                  for iid, i in fs.item_index.items()}
@@ -301,7 +316,16 @@ class Evaluator:
         repeats = {node: w[T + i] for node, i in fs.repeat_index.items() if w[T + i]}
         triggers = {t: w[T + i] for t, i in fs.trigger_index.items() if w[T + i]}
         turns = [w[T + fs.turn_base + k] for k in range(fs.max_seats)]
-        return {"zones": zones, "pvars": pvars, "items": items, "total": total, "gvars": gvars, "gzones": gzones,
+        gpieces = []  # global piece vars: (slot, weights)
+        for name, slot, shape in fs.gvar_pieces:
+            if sees(fs.secret.get(name), None, 0):
+                tz = _TableZone(shape, w, T, None, None)
+                if tz.size or tz.by_type is not None or tz.fields:
+                    gpieces.append((slot, tz))
+        gwho = [(slot, w[T + i_set], w[T + i_me]) for name, slot, i_set, i_me in fs.gvar_players
+                if sees(fs.secret.get(name), None, 0) and (w[T + i_set] or w[T + i_me])]
+        return {"zones": zones, "pvars": pvars, "refs": refs, "who": who, "gpieces": gpieces, "gwho": gwho,
+                "items": items, "total": total, "gvars": gvars, "gzones": gzones,
                 "steps": steps, "repeats": repeats, "triggers": triggers, "turns": turns,
                 "turn_none": w[T + fs.turn_none], "bias": w[T + fs.bias], "remaining": w[T + fs.remaining_index],
                 "dense": w}
@@ -342,7 +366,8 @@ class Evaluator:
         for p in range(s.n):
             others = (total_others - seen[p]) / (seats - 1) if seats > 1 else 0.0
             turn = c["turn_none"] if who is None else turns[min((who - p) % seats, last)]
-            out.append(own[p] + others + table + turn)
+            mine = self._table_seat(s, c, p) if c["gwho"] or c["gpieces"] else 0.0
+            out.append(own[p] + others + table + turn + mine)
         return out
 
     def _seat(self, s, pl, c, scores):
@@ -357,6 +382,19 @@ class Evaluator:
                 m += b * v
                 l += d * v
                 o += x * v
+        for slot, ws, wm in c["who"]:
+            q = row[slot]
+            if q is not None:
+                a, b, d, x = ws
+                e, m, l, o = e + a, m + b, l + d, o + x
+                if q == pl:
+                    a, b, d, x = wm
+                    e, m, l, o = e + a, m + b, l + d, o + x
+        for slot, zw, own_ok, other_ok in c["refs"]:
+            x = row[slot]
+            if x is not None:
+                a, b, d, y = self._reference(s, x, zw, pl, own_ok, other_ok)
+                e, m, l, o = e + a, m + b, l + d, o + y
         lay = self.space.layout
         zbase = lay.G + pl * lay.PZ
         zones, types, ti, fields = s.zones, s.types, self.space.type_index, s.fields
@@ -426,6 +464,59 @@ class Evaluator:
                 l += d * t
                 o += x * t
         return e, m, l, o
+
+    def _reference(self, s, x, zw, pl, own_ok, other_ok):
+        """(early, middle, late, others) of the piece x a player var of seat `pl` holds."""
+        game, ti = self.game, self.space.type_index
+        own = own_ok and piece_seen(game, s, x, pl)
+        other = other_ok and piece_seen(game, s, x, _another(pl, len(s.p)))
+        a, b, d, y = zw.size
+        e, m, l = (a, b, d) if own_ok else (0.0, 0.0, 0.0)
+        o = y if other_ok else 0.0
+        t = ti[s.types[x]]
+        if zw.by_type is not None:
+            a, b, d, y = zw.by_type[t]
+            if own:
+                e, m, l = e + a, m + b, l + d
+            if other:
+                o += y
+        for col, kind, weights in zw.fields:
+            v = s.fields[col][x]
+            if v is None or v is False:
+                continue
+            v = v if kind == "int" else sum(v.values()) if kind == "map" else 1
+            a, b, d, y = weights[t]
+            if own:
+                e, m, l = e + a * v, m + b * v, l + d * v
+            if other:
+                o += y * v
+        return e, m, l, o
+
+    def _table_seat(self, s, c, seat) -> float:
+        """What of the table's value depends on the seat that sees it: a player var naming it, a piece
+        var's piece it may or may not see."""
+        total = 0.0
+        g = s.g
+        for slot, w_set, w_me in c["gwho"]:
+            q = g[slot]
+            if q is not None:
+                total += w_set + (w_me if q == seat else 0.0)
+        for slot, tz in c["gpieces"]:
+            x = g[slot]
+            if x is None:
+                continue
+            total += tz.size
+            if not piece_seen(self.game, s, x, seat):
+                continue
+            t = self.space.type_index[s.types[x]]
+            if tz.by_type is not None:
+                total += tz.by_type[t]
+            for col, kind, weights in tz.fields:
+                v = s.fields[col][x]
+                if v is None or v is False:
+                    continue
+                total += weights[t] * (v if kind == "int" else sum(v.values()) if kind == "map" else 1)
+        return total
 
     def _table(self, s, c) -> float:
         total = c["bias"]
