@@ -61,6 +61,22 @@ def run_state(case, d: Path) -> int:
     return 0
 
 
+def peak_memory_mb() -> float:
+    """The peak resident memory of this process's own image, in MB.
+
+    Linux's `ru_maxrss` keeps the high-water mark of the process image replaced by exec, so a child started
+    by a large test runner would report the runner's size; VmHWM belongs to this image alone. Elsewhere
+    `ru_maxrss` is the best there is.
+    """
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def run_case(case) -> dict:
     from interpreter.cli import main
 
@@ -88,7 +104,7 @@ def run_case(case) -> dict:
     finally:
         signal.setitimer(signal.ITIMER_PROF, 0)
     cpu = time.process_time() - start
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    rss = peak_memory_mb()
     return {"name": case["name"], "exit": code, "cpu": round(cpu, 3), "rss_mb": round(rss, 1),
             "out": out.getvalue()[-3000:], "dir": str(d)}
 
