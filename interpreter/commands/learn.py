@@ -80,6 +80,8 @@ def cmd_train(args) -> int:
     ref = args.game if not Path(args.game).is_absolute() else game.id  # no path of this machine in the file
     command = [PROG, "train", ref, "--players", ",".join(map(str, counts)), "--seed", str(args.seed)]
     command += ["--games", str(args.games)] if args.games is not None else ["--minutes", f"{args.minutes:g}"]
+    if gen_games != GENERATION_GAMES:
+        command += ["--generation-games", str(gen_games)]
     for v in args.variant or []:
         command += ["--variant", v if not Path(v).is_absolute() else Path(v).name]
     model.trained.update({"command": " ".join(shlex.quote(c) for c in command),
