@@ -98,3 +98,42 @@ def test_another_seats_score_is_left_out_where_a_player_hides_something(tmp_path
     hidden = FeatureSpace.of(load("puerto_rico"))      # VP chips are private
     public = FeatureSpace.of(load("levee"))
     assert not hidden.scores_public and public.scores_public
+
+
+def test_a_var_naming_the_seat_counts_the_tables_numbers_and_pieces_again_for_it(tmp_path):
+    """The high bidder owes the bid and is about to take the card: a linear value cannot multiply "the
+    high bidder is me" by the bid, so the numbers and piece vars of the table are counted again, for the
+    seat a player var names."""
+    game = make_game(tmp_path, """
+        game: {id: auction, players: [2]}
+        vars:
+          global:
+            bid: {}
+            high: {type: player}
+            lot: {type: piece}
+        zones:
+          global: {market: {}}
+          player: {won: {}}
+        components:
+          card:
+            zone: market
+            types:
+              gem: {count: 2}
+        setup: |
+          high = players[1]
+          bid = 4
+          lot = top(market)
+        steps:
+          wait:
+            actions:
+              raise: {effect: "bid += 1"}
+        flow:
+          - each_player: {step: wait}
+    """)
+    space = FeatureSpace.of(game)
+    s = game.new_game(2, seed=1)
+    rows = [{space.names[i]: v for i, v in space.extract(s, seat, 1.0).items()} for seat in range(2)]
+    assert rows[1]["table.var.high.me"] == 1 and rows[1]["table.var.high.me.var.bid"] == 4
+    assert rows[1]["table.var.high.me.lot.type.gem"] == 1
+    assert "table.var.high.me" not in rows[0] and not any(".high.me." in k for k in rows[0])
+    assert rows[0]["table.var.bid"] == rows[1]["table.var.bid"] == 4

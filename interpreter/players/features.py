@@ -15,7 +15,8 @@ every definition.
   nothing of a player that a score may count is hidden from the seat: another player's private var or
   hand, the seat's own card held facing out or buried in its discard pile).
 - **Quantities of the table** (`G`): global vars (a piece var as a one-piece zone: the card under auction;
-  a player var by whether it is set and names the seat that sees it: the high bidder is me), global zones
+  a player var by whether it is set and names the seat that sees it: the high bidder is me, and then each
+  number var and piece var again: the bid I owe, the card I am about to take), global zones
   (as above), where the flow is (the step
   that decides next, whose turn it is counted from the seat, the counters of the repeats on the stack),
   the end triggers set, and a constant 1.
@@ -161,6 +162,19 @@ class FeatureSpace:
             self._var(name, v, t, lay.gvars[name], self.gnames, self.gvar_feats)
             self._reference(name, t, lay.gvars[name], "g", self.gvar_pieces, self.gvar_players, "me")
         self.secret = var_modes(w, "global")
+        # a var naming a player, and what the table's numbers and piece vars are when it names the seat:
+        # the bid the high bidder owes, the card he is about to take (a linear value cannot multiply
+        # "the high bidder is me" by the bid itself)
+        self.gvar_mine = []  # (name, slot, [(number var, slot, index)], [(piece var, slot, shape)])
+        numbers = [(name, lay.gvars[name]) for name, v, t in w.var_defs["global"] if t == "int"]
+        for name, slot, _, _ in self.gvar_players:
+            nums = []
+            for xname, xslot in numbers:
+                nums.append((xname, xslot, len(self.gnames)))
+                self.gnames.append(f"var.{name}.me.var.{xname}")
+            shapes = [(pname, pslot, ZoneShape(self, f"g:var.{name}.me.{pname}"))
+                      for pname, pslot, _ in self.gvar_pieces]
+            self.gvar_mine.append((name, slot, nums, shapes))
         self.gzone_shapes = {}
         for name in lay.gzones:
             self.gzone_shapes[name] = ZoneShape(self, f"g:zone.{name}")
@@ -287,6 +301,17 @@ class FeatureSpace:
                 out[i_set] = 1.0
                 if q == viewer:
                     out[i_me] = 1.0
+        for name, slot, nums, shapes in self.gvar_mine:
+            if g[slot] != viewer or not sees(self.secret.get(name), None, viewer):
+                continue
+            for xname, xslot, i in nums:
+                v = g[xslot]
+                if v and sees(self.secret.get(xname), None, viewer):
+                    out[i] = float(v)
+            for pname, pslot, shape in shapes:
+                x = g[pslot]
+                if x is not None and sees(self.secret.get(pname), None, viewer):
+                    self._pieces(s, [x], shape, piece_seen(self.game, s, x, viewer), viewer, out)
         lay = self.layout
         for name, shape in self.gzone_shapes.items():
             self._zone(s, lay.gzones[name], shape, self._zone_seen(("global", name), None, viewer), viewer, out)

@@ -324,7 +324,20 @@ class Evaluator:
                     gpieces.append((slot, tz))
         gwho = [(slot, w[T + i_set], w[T + i_me]) for name, slot, i_set, i_me in fs.gvar_players
                 if sees(fs.secret.get(name), None, 0) and (w[T + i_set] or w[T + i_me])]
+        gmine = []  # a global player var naming the seat: (slot, [(number slot, weight)], [(piece slot, weights)])
+        for name, slot, nums, shapes in fs.gvar_mine:
+            if not sees(fs.secret.get(name), None, 0):
+                continue
+            ns = [(xslot, w[T + i]) for xname, xslot, i in nums if w[T + i] and sees(fs.secret.get(xname), None, 0)]
+            ps = []
+            for pname, pslot, shape in shapes:
+                tz = _TableZone(shape, w, T, None, None)
+                if sees(fs.secret.get(pname), None, 0) and (tz.size or tz.by_type is not None or tz.fields):
+                    ps.append((pslot, tz))
+            if ns or ps:
+                gmine.append((slot, ns, ps))
         return {"zones": zones, "pvars": pvars, "refs": refs, "who": who, "gpieces": gpieces, "gwho": gwho,
+                "gmine": gmine,
                 "items": items, "total": total, "gvars": gvars, "gzones": gzones,
                 "steps": steps, "repeats": repeats, "triggers": triggers, "turns": turns,
                 "turn_none": w[T + fs.turn_none], "bias": w[T + fs.bias], "remaining": w[T + fs.remaining_index],
@@ -366,7 +379,7 @@ class Evaluator:
         for p in range(s.n):
             others = (total_others - seen[p]) / (seats - 1) if seats > 1 else 0.0
             turn = c["turn_none"] if who is None else turns[min((who - p) % seats, last)]
-            mine = self._table_seat(s, c, p) if c["gwho"] or c["gpieces"] else 0.0
+            mine = self._table_seat(s, c, p) if c["gwho"] or c["gpieces"] or c["gmine"] else 0.0
             out.append(own[p] + others + table + turn + mine)
         return out
 
@@ -503,19 +516,34 @@ class Evaluator:
                 total += w_set + (w_me if q == seat else 0.0)
         for slot, tz in c["gpieces"]:
             x = g[slot]
-            if x is None:
+            if x is not None:
+                total += self._table_piece(s, x, tz, seat)
+        for slot, nums, pieces in c["gmine"]:
+            if g[slot] != seat:
                 continue
-            total += tz.size
-            if not piece_seen(self.game, s, x, seat):
+            for xslot, wi in nums:
+                v = g[xslot]
+                if v:
+                    total += wi * v
+            for pslot, tz in pieces:
+                x = g[pslot]
+                if x is not None:
+                    total += self._table_piece(s, x, tz, seat)
+        return total
+
+    def _table_piece(self, s, x, tz, seat) -> float:
+        """What the piece x of a global piece var adds, as `seat` sees it."""
+        total = tz.size
+        if not piece_seen(self.game, s, x, seat):
+            return total
+        t = self.space.type_index[s.types[x]]
+        if tz.by_type is not None:
+            total += tz.by_type[t]
+        for col, kind, weights in tz.fields:
+            v = s.fields[col][x]
+            if v is None or v is False:
                 continue
-            t = self.space.type_index[s.types[x]]
-            if tz.by_type is not None:
-                total += tz.by_type[t]
-            for col, kind, weights in tz.fields:
-                v = s.fields[col][x]
-                if v is None or v is False:
-                    continue
-                total += weights[t] * (v if kind == "int" else sum(v.values()) if kind == "map" else 1)
+            total += weights[t] * (v if kind == "int" else sum(v.values()) if kind == "map" else 1)
         return total
 
     def _table(self, s, c) -> float:
