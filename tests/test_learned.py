@@ -149,3 +149,44 @@ def low_cards():
 @pytest.fixture(scope="module")
 def puerto_rico():
     return load_game("puerto_rico")
+
+
+STALL = """
+    game: {id: stall, players: [2]}
+    vars:
+      global: {round: {}}
+      player: {goes: {}}
+    steps:
+      move:
+        actions:
+          wait: {effect: "round += 0"}
+          go: {effect: "player.goes += 1"}
+    flow:
+      - repeat:
+          - effect: "round += 1"
+          - each_player: {step: move}
+        until: "any(p.goes > 0 for p in players)"
+        max: 400
+    scoring:
+      items:
+        goes: {expr: "player.goes"}
+"""
+
+
+def test_bots_that_would_wait_forever_end_the_game_past_three_usual_lengths(tmp_path):
+    """A model that prefers waiting, at both seats, would run into the round limit; past STALL_LENGTHS
+    times the usual length each bot plays a random move now and then (seeded), so the game ends."""
+    game = load_game(write_game(tmp_path, STALL))
+    hate_going = {f"{b}.var.goes": -1.0 for b in ("early", "middle", "late")}
+    model = ValueModel(game.id, rules_hash(game), [2], {"score": hate_going, "result": {}}, {2: 10.0}, scale=1.0)
+    ends = []
+    for seed in range(3):
+        bots = [LearnedBot(seed * 10 + p, model=model) for p in range(2)]
+        s = game.new_game(2, seed=seed)
+        while not game.is_over(s):
+            seat = game.current_player(s)
+            choice = decide(bots[seat], game, s)["id"]
+            assert choice == "wait" or s.decisions > 30   # before three usual lengths, always waits
+            s = game.apply(s, choice)
+        ends.append(s.decisions)
+    assert all(30 < n < 400 for n in ends), ends

@@ -31,6 +31,9 @@ from .determinize import Determinizer, unrecorded
 from .valuemodel import MODEL_DIR, ModelError, ValueModel, rules_hash
 
 PASS_PENALTY = 1e-6  # a pass loses to any action of the same value
+STALL_LENGTHS = 3.0  # a game past this many times the model's usual length is taken to be stalled: bots
+STALL_EXPLORE = 0.1  # that judge alike may each prefer to wait forever (nobody buys, nobody scores), so
+                     # each then plays a uniformly random move this often (drawn from its seeded generator)
 
 
 class NoModel(ModelError):
@@ -40,7 +43,8 @@ class NoModel(ModelError):
 class LearnedBot(Bot):
     """One ply over the legal actions, judged by a learned value (see the module doc). Options: `samples`
     (states sampled from the view per decision, default 1), `explore` (the chance of a uniformly random
-    choice: for self-play while training; default 0)."""
+    choice: for self-play while training; default 0). In a game that has run past STALL_LENGTHS times
+    the model's usual length, the chance is at least STALL_EXPLORE."""
 
     name = "learned"
 
@@ -73,7 +77,10 @@ class LearnedBot(Bot):
         actions = self._actions(view, actions)
         if len(actions) == 1:
             return actions[0]
-        if self.explore and self.rng.random() < self.explore:
+        chance = self.explore
+        if view["decisions"] > STALL_LENGTHS * self.judge(game, view["players"]).length(view["players"]):
+            chance = max(chance, STALL_EXPLORE)
+        if chance and self.rng.random() < chance:
             return actions[self.rng.randrange(len(actions))]
         values = self.values(game, view, actions)
         best = max(values)
