@@ -10,6 +10,11 @@ from pathlib import Path
 from .common import PROG, UsageError, err, load, out, scale, title
 
 
+def seats(counts: list[int]) -> str:
+    """"2, 3 players", "1 player"."""
+    return f"{', '.join(map(str, counts))} player{'' if counts == [1] else 's'}"
+
+
 def player_counts(text: str) -> list[int]:
     """`4` or `3,4,5`: the player counts a model is trained for."""
     try:
@@ -50,7 +55,7 @@ def cmd_train(args) -> int:
     target = Path(args.output) if args.output else default_output(game, counts, args.variant)
     runs = scale(args)
     budget = f"{args.games} games" if args.games is not None else f"{args.minutes:g} minutes"
-    err(f"{PROG} train: {title(game)} at {', '.join(map(str, counts))} players, {budget}, "
+    err(f"{PROG} train: {title(game)} at {seats(counts)}, {budget}, "
         f"generations of {gen_games} games per count, seed {args.seed}, "
         + (f"Dask at {runs['dask']}" if runs["dask"] else f"{runs['jobs']} process(es)"))
     bar = None
@@ -88,7 +93,7 @@ def cmd_train(args) -> int:
                           "wall_seconds": round(time.perf_counter() - started, 1)})
     model.save(target)
     t = model.trained
-    out(f"{title(game)}: a value model for {', '.join(map(str, counts))} players, {t['games']} self-play games "
+    out(f"{title(game)}: a value model for {seats(counts)}, {t['games']} self-play games "
         f"in {t['generations']} generations, {t['wall_seconds']:.0f} s")
     out(f"written: {target}")
     if args.json:
