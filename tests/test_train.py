@@ -97,3 +97,21 @@ def test_a_local_dask_cluster_trains_the_model_of_a_serial_run(invest):
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         spread = train(game, [2], seed=3, games=16, generation_games=8, dask=cluster.scheduler_address)
     assert spread.heads == serial.heads
+
+
+def test_a_self_play_game_that_would_not_end_is_stopped_and_nobody_wins_it(tmp_path):
+    """Two bots whose model prefers waiting would play until the round limit; self-play stops the game at
+    STALL_LENGTHS of the model's usual length and learns from it: nobody wins, each keeps its points."""
+    from interpreter.players.valuemodel import ValueModel, rules_hash
+    from test_learned import STALL
+    game = load_game(write_game(tmp_path, STALL))
+    hate_going = {f"{b}.var.goes": -1.0 for b in ("early", "middle", "late")}
+    model = ValueModel(game.id, rules_hash(game), [2], {"score": hate_going, "result": {}}, {2: 10.0}, scale=1.0,
+                       trained={"generations": 1, "games": 10})
+    rec = self_play(game, 2, 1, model.to_json(), explore=0.0, every=1, lam=1.0)
+    assert rec["stalled"] and rec["decisions"] == 30
+    assert all(result == 0.0 for _, result in rec["targets"]) and rec["targets"]
+    untrained = ValueModel(game.id, rules_hash(game), [2], {"score": hate_going, "result": {}}, {2: 10.0},
+                           scale=1.0, trained={"generations": 0})  # generation 1's: its length is no measure
+    rec = self_play(game, 2, 1, untrained.to_json(), explore=0.0, every=1, lam=1.0)
+    assert not rec["stalled"] and rec["decisions"] > 30   # played on (until the bots' own random moves end it)

@@ -30,7 +30,7 @@ import time
 from typing import Callable
 
 from ..players.features import OWN_BLOCKS, FeatureSpace
-from ..players.learned import LearnedBot
+from ..players.learned import STALL_LENGTHS, LearnedBot
 from ..players.valuemodel import ValueModel, rules_hash
 from . import parallel
 
@@ -70,14 +70,20 @@ def self_play(game, players: int, seed: int, model_json: dict, explore: float, e
     bots = [LearnedBot(f"{seed}/{p}", explore=explore, model=model) for p in range(players)]
     kept: list = []
     states: list = []
+    # A game the playing model drags past STALL_LENGTHS of its usual length is stopped there and learned
+    # from as what it is: nobody wins a game that does not end, and each seat keeps the points it has.
+    cap = math.ceil(STALL_LENGTHS * judge.length(players)) if model.trained.get("generations") else None
     try:
-        final, outcome = _play(game, players, seed, bots, states, every)
+        final, outcome = _play(game, players, seed, bots, states, every, cap)
     except Exception as exc:  # one game's fault is a finding of the run, not its end
         return {"seed": seed, "error": f"{type(exc).__name__}: {exc}"}
     length = max(1, final.decisions)
     if lam is None:
         lam = math.exp(-1.0 / (HORIZON * max(1, len(states))))
-    final_values = [(float(outcome["scores"][p]), result_share(outcome, p)) for p in range(players)]
+    if outcome is None:
+        final_values = [(float(sum(points.values())), 0.0) for points in game.score_breakdown(final)[:players]]
+    else:
+        final_values = [(float(outcome["scores"][p]), result_share(outcome, p)) for p in range(players)]
     per_state = []
     for s in states:
         remaining = max(0.0, 1.0 - s.decisions / max(1.0, judge.length(players)))
@@ -99,7 +105,7 @@ def self_play(game, players: int, seed: int, model_json: dict, explore: float, e
         for seat, row in enumerate(rows):
             kept.append((seat, tuple(row), tuple(row.values())))
             targets.append(g[seat])
-    return {"seed": seed, "decisions": length, "rows": kept, "targets": targets,
+    return {"seed": seed, "decisions": length, "rows": kept, "targets": targets, "stalled": outcome is None,
             "finals": {p: final_values[p] for p in range(players)}}
 
 
@@ -119,14 +125,16 @@ def explore_rate(generation: int, floor: float) -> float:
     return max(floor, EXPLORE_START * EXPLORE_FALL ** (generation - 1))
 
 
-def _play(game, players, seed, bots, states, every):
+def _play(game, players, seed, bots, states, every, cap=None):
     """Play one game with `bots` (each deciding from its seat's view), keeping every `every`-th position in
-    `states`: (the final state, its outcome). The positions are the learner's rows (`playout.play_game`
-    keeps none)."""
+    `states`: (the final state, its outcome), or (the state reached, None) when the game is still on after
+    `cap` decisions. The positions are the learner's rows (`playout.play_game` keeps none)."""
     from ..players.bots import SeatView
     state = game.new_game(players=players, seed=seed)
     n = 0
     while not game.is_over(state):
+        if cap is not None and n >= cap:
+            return state, None
         if n % every == 0:
             states.append(state)
         seat = game.current_player(state)
@@ -294,6 +302,7 @@ def train(game, players: list[int], seed: int = 1, games: int | None = None, min
         generation += 1
         lengths: dict[int, list[int]] = {}
         errors = []
+        stalled = 0
         gen_rows: dict[bool, list] = {False: [], True: []}   # fitted rows, held-out rows
         gen_targets = {part: {h: [] for h in heads} for part in (False, True)}
         finals_all = []
@@ -308,7 +317,10 @@ def train(game, players: list[int], seed: int = 1, games: int | None = None, min
                 if "error" in rec:
                     errors.append(rec)
                     continue
-                lengths.setdefault(n, []).append(rec["decisions"])
+                if rec["stalled"]:
+                    stalled += 1
+                else:  # the usual length is that of the games that end
+                    lengths.setdefault(n, []).append(rec["decisions"])
                 held = k % HOLD_OUT == HOLD_OUT - 1
                 for (seat, idx, vals), (score, result) in zip(rec["rows"], rec["targets"]):
                     gen_rows[held].append((seat, idx, vals))
@@ -327,7 +339,8 @@ def train(game, players: list[int], seed: int = 1, games: int | None = None, min
         length = {n: statistics.fmean(v) for n, v in lengths.items()} or model.length
         scale = statistics.pstdev(finals_all) if len(finals_all) > 1 else model.scale
         mean_score = statistics.fmean(finals_all) if finals_all else 0.0
-        info = {"generation": generation, "games": played, "errors": len(errors), "mean_final_score": mean_score,
+        info = {"generation": generation, "games": played, "errors": len(errors), "stalled": stalled,
+                "mean_final_score": mean_score,
                 "mean_length": {n: round(v, 1) for n, v in length.items()},
                 "rows": len(gen_rows[False]) + len(gen_rows[True]), "prior_share": share,
                 "seconds": round(time.perf_counter() - started, 1)}

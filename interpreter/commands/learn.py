@@ -36,7 +36,8 @@ def default_output(game, counts: list[int], variants) -> Path:
 
 
 def cmd_train(args) -> int:
-    from ..analysis.train import GENERATION_GAMES, train
+    from ..analysis.train import EXPLORE, GENERATION_GAMES, train
+    from ..players.learned import STALL_LENGTHS
 
     game = load(args.game, variant=args.variant)
     counts = player_counts(args.players)
@@ -52,6 +53,9 @@ def cmd_train(args) -> int:
     gen_games = args.generation_games or GENERATION_GAMES
     if gen_games < 2:
         raise UsageError("--generation-games must be at least 2")
+    explore = EXPLORE if args.explore is None else args.explore
+    if not 0 <= explore <= 1:
+        raise UsageError("--explore is a chance, from 0 to 1")
     target = Path(args.output) if args.output else default_output(game, counts, args.variant)
     runs = scale(args)
     budget = f"{args.games} games" if args.games is not None else f"{args.minutes:g} minutes"
@@ -72,13 +76,14 @@ def cmd_train(args) -> int:
         else:
             err(f"generation {info['generation']}: {info['games']} games, mean final score "
                 f"{info['mean_final_score']:.1f}, decisions per game "
-                + ", ".join(f"{n}p {v}" for n, v in info["mean_length"].items()))
+                + ", ".join(f"{n}p {v}" for n, v in info["mean_length"].items())
+                + (f"; {info['stalled']} stopped at {STALL_LENGTHS:g} usual lengths" if info.get("stalled") else ""))
         last["games"] = info["games"]
 
     started, cpu = time.perf_counter(), time.process_time()
     try:
         model = train(game, counts, seed=args.seed, games=args.games, minutes=args.minutes,
-                      generation_games=gen_games, progress=progress, **runs)
+                      generation_games=gen_games, explore=explore, progress=progress, **runs)
     finally:
         if bar is not None:
             bar.close()
@@ -87,6 +92,8 @@ def cmd_train(args) -> int:
     command += ["--games", str(args.games)] if args.games is not None else ["--minutes", f"{args.minutes:g}"]
     if gen_games != GENERATION_GAMES:
         command += ["--generation-games", str(gen_games)]
+    if explore != EXPLORE:
+        command += ["--explore", f"{explore:g}"]
     for v in args.variant or []:
         command += ["--variant", v if not Path(v).is_absolute() else Path(v).name]
     model.trained.update({"command": " ".join(shlex.quote(c) for c in command),

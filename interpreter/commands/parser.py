@@ -342,6 +342,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "not given)")
     p.add_argument("--generation-games", type=int, default=None, metavar="G",
                    help="games per generation and player count (default: 40)")
+    p.add_argument("--explore", type=float, default=None, metavar="P",
+                   help="the chance of a random move in self-play once the schedule has fallen from 0.5 "
+                        "(default: 0.08; lower: the games are more like the bot's own, stalls included)")
     p.add_argument("--output", "-O", metavar="FILE", help="write the model to FILE (default: "
                                                            "GAME_DIR/models/value-Np.json)")
     p.add_argument("--json", action="store_true", help="also print how the model was made as JSON")
