@@ -1,5 +1,6 @@
 """`meeple compare`: base and variant on the same seeds with the same bots; the figures and their intervals."""
 import json
+import re
 import math
 import statistics
 import textwrap
@@ -112,10 +113,13 @@ def test_a_rule_change_shows(tmp_path):
     base, variant = load_game(MARKET), load_game(MARKET, [rich])
     result = compare(base, variant, players=2, games=8, seed=1)
     assert result["variant"]["score_mean"][0] > result["base"]["score_mean"][0] + 20
+    change = result["delta"]["scores"][0]
+    assert change["ci95"][0] > 0 and change["ci95"][0] < change["diff"] < change["ci95"][1]
     assert result["base"]["per_game"]["seeds"] == result["variant"]["per_game"]["seeds"] == list(range(1, 9))
     text = compare_text(result, "Market Day", "Market Day + Rich start")
     assert "seat 1 win rate" in text and "decisions per game" in text and "end reasons" in text
     assert "score spread (max-min)" in text and "winning margin" in text
+    assert re.search(r"seat 1 score +[\d.]+ ± [\d.]+ +[\d.]+ ± [\d.]+ +\+[\d.]+ \[\+[\d.]+, \+[\d.]+\]", text), text
 
 
 def test_play_side_records_errors_and_goes_on():

@@ -10,8 +10,8 @@ seat (as `simulate` does), so the two sides differ only by their rules. Every fu
 (JSON-able dicts) except `plot`, which writes a PNG with matplotlib (the optional extra `plot`).
 
 Figures for each side: games completed and the games that raised; each seat's win rate (a shared win is
-split) with its Wilson 95% interval; the game length in decisions, the score spread (highest minus lowest
-score of a game) and the winning margin (winner minus runner-up), each as mean, standard deviation,
+split) with its Wilson 95% interval; each seat's score, the game length in decisions, the score spread
+(highest minus lowest score of a game) and the winning margin (winner minus runner-up), each as mean, standard deviation,
 median, min, max and a 95% interval of the mean; the end reasons (`outcome()["ends"]`, one key per
 combination of end triggers, "(flow ended)" for none) and how often each trigger fired. The change from
 base to variant comes with 95% intervals: Newcombe's hybrid score interval for a difference of win rates,
@@ -128,6 +128,7 @@ def summarize(records: list[dict], players: int) -> dict:
         "games": len(records), "completed": n,
         "errors": [{"seed": r["seed"], "error": r["error"]} for r in records if "error" in r],
         "seats": seats, "score_mean": score_mean,
+        "scores": [describe([r["scores"][s] for r in done]) for s in range(players)],
         "length": describe(lengths), "spread": describe(spreads), "margin": describe(margins),
         "ends": dict(sorted(ends.items(), key=lambda kv: (-kv[1], kv[0]))),
         "end_triggers": dict(sorted(triggers.items(), key=lambda kv: (-kv[1], kv[0]))),
@@ -143,6 +144,7 @@ def delta(base: dict, variant: dict) -> dict:
         lo, hi = newcombe(a["win_rate"], a["ci95"], b["win_rate"], b["ci95"])
         seats.append({"seat": a["seat"], "diff": b["win_rate"] - a["win_rate"], "ci95": [lo, hi]})
     return {"seats": seats,
+            "scores": [mean_difference(a, b) for a, b in zip(base["scores"], variant["scores"])],
             "length": mean_difference(base["length"], variant["length"]),
             "spread": mean_difference(base["spread"], variant["spread"]),
             "margin": mean_difference(base["margin"], variant["margin"])}
@@ -272,8 +274,11 @@ def compare_text(result: dict, base_label: str = "base", variant_label: str = "v
         d = dl[key]
         change = f"{d['diff']:+.1f} {_interval(d['ci95'], signed=True)}" if d["diff"] is not None else ""
         rows.append([name, _stat(b[key]), _stat(v[key]), change])
-    rows.append(["mean score by seat", ", ".join(f"{x:.1f}" for x in b["score_mean"]),
-                 ", ".join(f"{x:.1f}" for x in v["score_mean"]), ""])
+    for seat, (sb, sv, d) in enumerate(zip(b["scores"], v["scores"], dl["scores"]), start=1):
+        if sb["n"] and sv["n"]:
+            rows.append([f"seat {seat} score", f"{sb['mean']:.1f} ± {sb['stdev']:.1f}",
+                         f"{sv['mean']:.1f} ± {sv['stdev']:.1f}",
+                         f"{d['diff']:+.1f} {_interval(d['ci95'], signed=True)}"])
     rows.append(["end reasons (games):", "", "", ""])
     keys = list(dict.fromkeys(list(b["ends"]) + list(v["ends"])))
     for key in keys:

@@ -241,9 +241,10 @@ def build_parser() -> argparse.ArgumentParser:
         "compare", help="play a game and a variant on the same seeds and compare their balance",
         description="Play K bot games of GAME and K of GAME with the overlay files of --variant, seeded "
                     "S..S+K-1 on both sides with the same bots, and print side by side: each seat's win rate "
-                    "(a shared win is split) with its Wilson 95% interval, the game length in decisions, "
+                    "(a shared win is split) with its Wilson 95% interval, each seat's score (mean ± "
+                    "standard deviation), the game length in decisions, "
                     "the score spread (highest minus lowest) and the winning margin (mean ± standard "
-                    "deviation, median, range), the mean score by seat and the end reasons "
+                    "deviation, median, range) and the end reasons "
                     "(outcome()['ends']); the change column gives 95% intervals (Newcombe for win rates, "
                     "normal for means). Then, for every change the variant makes (as `meeple diff` lists "
                     "them), how often it was used on each side: for a component type, its pieces chosen in "
