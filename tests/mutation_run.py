@@ -142,7 +142,7 @@ MUTANTS = [
     # --- fast path and parallel runs
     ("interpreter/engine/playout.py", "            think[seat] += clock() - started\n            moves[seat] += 1\n            actions_taken",
      "            think[seat] += clock() - started\n            actions_taken", "tests/test_fastpath.py"),
-    ("interpreter/analysis/parallel.py", "        for future in futures:", "        for future in futures[::-1]:",
+    ("interpreter/analysis/parallel.py", "    for future in futures:", "    for future in futures[::-1]:",
      "tests/test_parallel.py -k dask"),
     ("interpreter/analysis/parallel.py", "    signal.signal(signal.SIGINT, signal.SIG_IGN)", "    pass", "tests/test_cli.py -k ctrl_c"),
     ("interpreter/analysis/parallel.py", "        raise Interrupted(records) from None", "        return records",

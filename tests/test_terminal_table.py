@@ -204,7 +204,7 @@ def test_a_bad_record_is_reported_where_it_is_wrong(tmp_path, capsys):
 
 def test_simulate_saves_each_game_as_a_record_that_replays(tmp_path, capsys):
     folder = tmp_path / "games"
-    assert cli.main(["simulate", "puerto_rico", "-p", "3", "-k", "2", "-s", "11", "-j", "1",
+    assert cli.main(["simulate", "puerto_rico", "-p", "3", "-k", "2", "-s", "11", "-j", "1", "--bot", "random",
                      "--save-games", str(folder)]) == 0
     files = sorted(p.name for p in folder.iterdir())
     assert files == ["puerto_rico-seed11.yaml", "puerto_rico-seed12.yaml"]

@@ -241,24 +241,33 @@ def split(items: list, jobs: int) -> list[list]:
 
 # ----------------------------------------------------------------------------------------- Dask
 
-def _dask_batches(game, seeds, task, address):
+def _client(address: str):
+    """A Dask client of the scheduler at `address`, or a ParallelError saying why not."""
     try:
         from distributed import Client
     except ImportError:
         raise ParallelError(f"--dask needs Dask distributed: {DASK_INSTALL}") from None
-    origin = _origin(game)
     try:
-        client = Client(address, timeout="10s")
+        return Client(address, timeout="10s")
     except (OSError, TimeoutError) as exc:
         raise ParallelError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+
+
+def _in_order(futures):
+    """Each future's result, in the order of the work: one is yielded once it and all before it are in
+    (as_completed would reorder); each is released once read."""
+    for future in futures:
+        yield future.result()
+        future.release()
+
+
+def _dask_batches(game, seeds, task, address):
+    origin = _origin(game)
+    client = _client(address)
     try:
         workers = max(1, sum(client.nthreads().values()))
         batches = _split(seeds, workers)
-        futures = client.map(_play_batch_dask, batches, origin=origin, task=task, pure=False)
-        # In order: a batch is yielded once it and all before it are in (as_completed would reorder).
-        for future in futures:
-            yield future.result()
-            future.release()
+        yield from _in_order(client.map(_play_batch_dask, batches, origin=origin, task=task, pure=False))
     finally:
         client.close()
 
@@ -267,20 +276,10 @@ def map_dask(game, fn: Callable, work: list, address: str):
     """`fn(game, item)` for every item of `work` on the Dask cluster at `address`, yielded in the order of
     `work`; each worker loads `game` again from its files (`Game.origin`) and checks its content hash.
     `fn` is a module-level function (workers import it)."""
-    try:
-        from distributed import Client
-    except ImportError:
-        raise ParallelError(f"--dask needs Dask distributed: {DASK_INSTALL}") from None
     origin = _origin(game)
+    client = _client(address)
     try:
-        client = Client(address, timeout="10s")
-    except (OSError, TimeoutError) as exc:
-        raise ParallelError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
-    try:
-        futures = client.map(_call_dask, work, fn=fn, origin=origin, pure=False)
-        for future in futures:
-            yield future.result()
-            future.release()
+        yield from _in_order(client.map(_call_dask, work, fn=fn, origin=origin, pure=False))
     finally:
         client.close()
 
