@@ -12,7 +12,7 @@ playing model predicted at the positions that followed (over about a quarter of 
 on is judged by how it ended, not by the model that made it drag); the model of generation k is the ridge regression
 of those targets on the rows of every generation so far (older generations count less). The score head is
 fitted to the part of the final score still to come, so the penalty pulls a weight toward the score so
-far rather than toward nothing (measured on held-out Burgundy games, this and the λ-returns are what let
+far rather than toward nothing (measured on held-out games of a tile-laying game, this and the λ-returns are what let
 the features predict better than the score and the time alone).
 Generation 0 plays with the score so far as its value (the greedy bot's view), so nothing about the game is
 given: what a building, a tile or a round is worth is learned from how games between the previous bots

@@ -210,7 +210,7 @@ class FeatureSpace:
 
     def _reference(self, name, t, slot, block, pieces, players, who):
         """A var holding a piece (the card under auction, the role chosen): what a piece in a zone would
-        add; a var holding a player (the high bidder, the governor): whether it is set, and whether it
+        add; a var holding a player (the high bidder, the start player): whether it is set, and whether it
         names `who` (the holder of a player var, the seat that sees a global one)."""
         names = self.qnames if block == "q" else self.gnames
         if t == "piece":
