@@ -87,8 +87,11 @@ def test_tables_of_bots_take_turns_on_the_threads(tmp_path, monkeypatch):
     tables = [Table(game, "tally", 2, seed, ["random", "random"], bots_now=False) for seed in (1, 2)]
     order = []
     real = bots.decide
+    kicked = threading.Event()  # the first decision waits until both tables are queued (a loaded machine
+                                # could otherwise play the first table's game before the second is kicked)
 
     def noted(bot, game, state, legal):
+        kicked.wait(10)
         order.append(next(t.id for t in tables if t.bots[state.flow[-1][1]] is bot))
         return real(bot, game, state, legal)
 
@@ -96,6 +99,7 @@ def test_tables_of_bots_take_turns_on_the_threads(tmp_path, monkeypatch):
     pool = BotPool(threads=1)
     for t in tables:
         pool.kick(t)
+    kicked.set()
     assert pool.idle(30) and all(t.over for t in tables)
     first = order[:6]
     assert set(first) == {t.id for t in tables}, "one table held the thread"
