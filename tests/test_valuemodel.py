@@ -9,7 +9,8 @@ import pytest
 
 from interpreter.game import load_game
 from interpreter.players.features import FeatureSpace
-from interpreter.players.valuemodel import ModelError, Objective, StaleModel, ValueModel, rules_hash
+from interpreter.players.evaluator import Objective
+from interpreter.players.valuemodel import ModelError, StaleModel, ValueModel, rules_hash
 
 from conftest import ROOT
 from games import make_game, run_random, write_game

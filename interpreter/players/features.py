@@ -33,7 +33,7 @@ its size, another seat's private vars are left out, a face-down piece counts in 
 features computed on a state sampled from a seat's view (`determinize`) are those of the true state
 wherever the seat can tell, and the learner cannot learn to read what the seat does not see.
 
-`Evaluator` (below) computes a linear value over these features without building them: each piece adds
+`evaluator.Evaluator` computes a linear value over these features without building them: each piece adds
 the precomputed weight of its (zone, type), so judging a position costs about one look-up per piece.
 """
 from __future__ import annotations

@@ -5,7 +5,7 @@ learned from the definition by self-play (`valuemodel`, trained by `meeple train
     action = decide(bot, game, state)          # from the seat's view, as every bot
 
 For each legal action the bot samples a state from its seat's view (`determinize`), plays the action on it
-and asks the model what the position is worth to the seat (`valuemodel.Evaluator.utilities`: its predicted
+and asks the model what the position is worth to the seat (`evaluator.Evaluator.utilities`: its predicted
 final score against the best other's, or the shared result first in a cooperative game); with `samples=K`
 it averages K samples (where what the seat cannot see matters to the choice, such as its own hidden card).
 It thinks about a millisecond per decision: a model is a table of weights, and a position costs one
