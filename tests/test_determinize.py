@@ -81,9 +81,9 @@ def pr_position(game, decisions=120, seed=5):
     return s
 
 
-@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:iterations=12"])
-def test_other_players_secret_points_and_the_deck_order_do_not_change_a_choice(puerto_rico, spec):
-    game = puerto_rico
+def secrets_changed(game):
+    """(s, t, seat): a Puerto Rico position where `seat` has a choice, and a copy that differs only in
+    what the seat cannot see: the other players' VP chips, the plantation deck's order, the RNG."""
     s = pr_position(game)
     while len(game.legal_actions(s)) < 2:
         s = game.apply(s, game.legal_actions(s)[0])
@@ -93,9 +93,15 @@ def test_other_players_secret_points_and_the_deck_order_do_not_change_a_choice(p
     for pl in range(4):
         if pl != seat:
             t.p[pl][chips] += 7 * (pl + 1)
-    deck = t.zones[game.layout.gzones["plantation_deck"]]
-    deck.reverse()
+    t.zones[game.layout.gzones["plantation_deck"]].reverse()
     t.rng ^= 0xABCDEF
+    return s, t, seat
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:iterations=12"])
+def test_other_players_secret_points_and_the_deck_order_do_not_change_a_choice(puerto_rico, spec):
+    game = puerto_rico
+    s, t, seat = secrets_changed(game)
     assert t != s and game.view(t, seat) == game.view(s, seat)
     assert decide(make_bot(spec, 3), game, s)["id"] == decide(make_bot(spec, 3), game, t)["id"]
 

@@ -17,7 +17,7 @@ from interpreter.analysis.train import train
 
 from conftest import ROOT
 from games import write_game
-from test_determinize import planted_pair, pr_position
+from test_determinize import planted_pair, secrets_changed
 from test_valuemodel import random_model
 
 # A farm pays one point at the start of every later round; cash pays one point now. The greedy bot, which
@@ -122,17 +122,7 @@ def test_a_hidden_card_does_not_change_a_learned_choice(low_cards, kind):
 def test_secret_points_and_the_deck_order_do_not_change_a_learned_choice(puerto_rico, kind):
     game = puerto_rico
     model = random_model(game, 4, seed=2, density=0.1)
-    s = pr_position(game)
-    while len(game.legal_actions(s)) < 2:
-        s = game.apply(s, game.legal_actions(s)[0])
-    seat = game.current_player(s)
-    t = s.copy(game.layout)
-    chips = game.layout.pvars["vp_chips"]
-    for pl in range(4):
-        if pl != seat:
-            t.p[pl][chips] += 7 * (pl + 1)
-    t.zones[game.layout.gzones["plantation_deck"]].reverse()
-    t.rng ^= 0xABCDEF
+    s, t, seat = secrets_changed(game)
     assert game.view(t, seat) == game.view(s, seat)
     assert decide(_bot(kind, 3, model), game, s)["id"] == decide(_bot(kind, 3, model), game, t)["id"]
 
