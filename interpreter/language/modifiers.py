@@ -239,14 +239,20 @@ class Modifiers:
                         self.active_fired[tname] = self.active_fired.get(tname, 0) + 1
                     return x
             return None
-        G, PZ = self.layout.G, self.layout.PZ
-        types, zones = s.types, s.zones
-        for z in range(G + pl * PZ, G + (pl + 1) * PZ):  # the same pieces in the same order, without a generator
-            for x in zones[z]:
-                if types[x] == tname and (act is None or act(s, [None, None, x])):
-                    if need_active:
-                        self.active_fired[tname] = self.active_fired.get(tname, 0) + 1
-                    return x
+        # The pieces of that type (found once per list of piece types) are usually far fewer than the
+        # pieces in the player's zones: those are checked, then put in zone order.
+        base = self.layout.G + pl * self.layout.PZ
+        top = base + self.layout.PZ
+        loc = s.loc
+        mine = [x for x in self._pieces_of_type(s.types).get(tname, ()) if loc[x] is not None and base <= loc[x] < top]
+        if len(mine) > 1:
+            zones = s.zones
+            mine.sort(key=lambda x: (loc[x], zones[loc[x]].index(x)))
+        for x in mine:
+            if act is None or act(s, [None, None, x]):
+                if need_active:
+                    self.active_fired[tname] = self.active_fired.get(tname, 0) + 1
+                return x
         return None
 
     def owns(self, s, pl, tname) -> bool:

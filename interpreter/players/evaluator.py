@@ -299,11 +299,23 @@ class Evaluator:
                         o += by_type[ti[types[y]]][3]
             for col, kind, weights in zw.fields:
                 column = fields[col]
+                if kind != "int" and kind != "map":  # a field that counts 1 wherever it is set
+                    held = [y for y in pieces if column[y] is not None and column[y] is not False]
+                    if held:
+                        for y in held:
+                            a, b, d, x = weights[ti[types[y]]]
+                            if own_seen:
+                                e += a
+                                m += b
+                                l += d
+                            if other_seen:
+                                o += x
+                    continue
                 for y in pieces:
                     v = column[y]
                     if v is None or v is False:
                         continue
-                    v = v if kind == "int" else sum(v.values()) if kind == "map" else 1
+                    v = v if kind == "int" else sum(v.values())
                     a, b, d, x = weights[ti[types[y]]]
                     if own_seen:
                         e += a * v
