@@ -141,6 +141,60 @@ def puerto_rico():
     return load_game("puerto_rico")
 
 
+BROW = """
+    game: {id: brow, players: [2]}
+    zones:
+      global: {deck: {visibility: hidden}, discard: {}}
+      player: {brow: {visibility: others}}
+    components:
+      card:
+        zone: deck
+        properties: {high: false}
+        types:
+          high_card: {count: 16, high: true}
+          low_card: {count: 2}
+    vars:
+      player: {points: {}}
+    setup: |
+      shuffle(deck)
+      for p in players:
+          draw(deck, p.brow)
+    steps:
+      call:
+        actions:
+          high: {effect: "player.points += 1 if top(player.brow).high else 0\\nnext_card(player)"}
+          low: {effect: "player.points += 0 if top(player.brow).high else 1\\nnext_card(player)"}
+    procedures:
+      "next_card(p: player)": |
+        move(top(p.brow), discard)
+        if size(deck) > 0:
+            draw(deck, p.brow)
+    flow:
+      - repeat:
+          - each_player: {step: call}
+        until: "size(deck) == 0"
+    scoring:
+      items:
+        points: {expr: "player.points"}
+"""
+
+
+def test_a_seat_that_cannot_see_its_own_card_weighs_the_chances_instead_of_trusting_one_guess(tmp_path):
+    """Sixteen high cards and two low: at the first call a seat's own card is low about one time in nine.
+    A bot judging one sampled state calls low whenever the sample dealt it a low card (a guess played as
+    if known); by default a seat that cannot see some of its own pieces averages BLIND_SAMPLES samples,
+    and calls high."""
+    game = load_game(write_game(tmp_path, BROW))
+    points = {f"{b}.var.points": 1.0 for b in ("early", "middle", "late")}
+    model = ValueModel(game.id, rules_hash(game), [2], {"score": points, "result": {}}, {2: 16.0}, scale=1.0)
+    lows = {}
+    for samples in (None, 1):
+        calls = [decide(LearnedBot(seed, model=model, samples=samples), game, game.new_game(2, seed=seed))["id"]
+                 for seed in range(60)]
+        lows[samples] = calls.count("low")
+    assert lows[None] <= 1 and lows[1] >= 3, lows   # expected: 0.3 and 6.7 of 60
+
+
 STALL = """
     game: {id: stall, players: [2]}
     vars:

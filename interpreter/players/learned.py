@@ -7,7 +7,9 @@ learned from the definition by self-play (`valuemodel`, trained by `meeple train
 For each legal action the bot samples a state from its seat's view (`determinize`), plays the action on it
 and asks the model what the position is worth to the seat (`evaluator.Evaluator.utilities`: its predicted
 final score against the best other's, or the shared result first in a cooperative game); with `samples=K`
-it averages K samples (where what the seat cannot see matters to the choice, such as its own hidden card).
+it averages K samples. By default it takes one, or BLIND_SAMPLES where the seat cannot see some of its
+own pieces (a card held facing out): one sample would guess them and play as if the guess were known —
+calling a hidden card by one guess wins as often as guessing at random — where several weigh the chances.
 It thinks about a millisecond per decision: a model is a table of weights, and a position costs one
 look-up per piece.
 
@@ -31,6 +33,7 @@ from .determinize import Determinizer, unrecorded
 from .valuemodel import MODEL_DIR, ModelError, ValueModel, rules_hash
 
 PASS_PENALTY = 1e-6  # a pass loses to any action of the same value
+BLIND_SAMPLES = 8    # samples per decision where the seat cannot see some of its own pieces
 STALL_LENGTHS = 3.0  # a game past this many times the model's usual length is taken to be stalled: bots
 STALL_EXPLORE = 0.1  # that judge alike may each prefer to wait forever (nobody buys, nobody scores), so
                      # each then plays a uniformly random move this often (drawn from its seeded generator)
@@ -42,15 +45,17 @@ class NoModel(ModelError):
 
 class LearnedBot(Bot):
     """One ply over the legal actions, judged by a learned value (see the module doc). Options: `samples`
-    (states sampled from the view per decision, default 1), `explore` (the chance of a uniformly random
+    (states sampled from the view per decision; default 1, BLIND_SAMPLES where the seat cannot see some
+    of its own pieces), `explore` (the chance of a uniformly random
     choice: for self-play while training; default 0). In a game that has run past STALL_LENGTHS times
     the model's usual length, the chance is at least STALL_EXPLORE."""
 
     name = "learned"
 
-    def __init__(self, seed: Any = None, samples: int = 1, explore: float = 0.0, model: ValueModel | str | None = None):
+    def __init__(self, seed: Any = None, samples: int | None = None, explore: float = 0.0,
+                 model: ValueModel | str | None = None):
         super().__init__(seed)
-        if samples < 1:
+        if samples is not None and samples < 1:
             raise BotSpecError("learned: samples must be at least 1")
         if not 0 <= explore <= 1:
             raise BotSpecError("learned: explore is a chance, from 0 to 1")
@@ -58,7 +63,7 @@ class LearnedBot(Bot):
         self._judges: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
     def spec(self) -> str:
-        extra = [f"samples={self.samples}"] if self.samples != 1 else []
+        extra = [f"samples={self.samples}"] if self.samples is not None else []
         extra += [f"explore={self.explore:g}"] if self.explore else []
         extra += [f"model={self.model}"] if isinstance(self.model, str) else []
         return "learned" + (":" + ",".join(extra) if extra else "")
@@ -97,7 +102,8 @@ class LearnedBot(Bot):
         fast = fastpath.supports(game)
         with unrecorded(game):
             sampler = Determinizer.of(game, view)
-            for _ in range(self.samples):
+            samples = self.samples if self.samples is not None else BLIND_SAMPLES if _blind(view) else 1
+            for _ in range(samples):
                 state = sampler.sample(self.rng)
                 sealed = bool(game.is_simultaneous(state))
                 if sealed:
@@ -142,7 +148,7 @@ class SearchBot(Bot):
         if iterations is None and ms is None:
             iterations = SEARCH_ITERATIONS
         self.model = model
-        self.tree = MctsBot(seed, iterations=iterations, ms=ms, c=c, depth=depth, prior=prior)
+        self.tree = MctsBot(seed, iterations=iterations, ms=ms, c=c, depth=depth, prior=prior, normalize=True)
         self.tree.rng = self.rng
         self.tree.value = self._value
         self._judge = None
@@ -185,6 +191,12 @@ LEAF_MARGIN = 0.2   # as at the end of a game (`mcts.MARGIN_WEIGHT`): the part o
 
 
 _found: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _blind(view: dict) -> bool:
+    """Does the seat's view hide some of the seat's own pieces from it."""
+    own = view["player_zones"][view["viewer"]]
+    return any(isinstance(z, dict) and z.get("hidden") for z in own.values())
 
 
 def _menu_index(game, state) -> dict:
