@@ -234,3 +234,26 @@ def test_bots_that_would_wait_forever_end_the_game_past_three_usual_lengths(tmp_
             s = game.apply(s, choice)
         ends.append(s.decisions)
     assert all(30 < n < 400 for n in ends), ends
+
+
+@pytest.mark.parametrize("normalize", [True, False])
+def test_the_search_tree_is_walked_alike_whatever_the_scale_of_its_values(puerto_rico, normalize):
+    """A model's values early in a game lie close together (each a chance to come out ahead, far from
+    the end); the search bot compares each child's mean with its siblings' range, so its walk and its
+    visits do not depend on how close: values squeezed a hundredfold walk the same tree. Comparing the
+    raw means (`normalize` off, as `mcts` does with its 0..1 outcomes) lets the exploration term swamp them."""
+    from interpreter.players.determinize import Determinizer
+    from interpreter.players.mcts import MctsBot, reward
+
+    game = puerto_rico
+    s = game.new_game(4, seed=3)
+    seat = game.current_player(s)
+    view = game.view(s, seat)
+    ids = {a["id"]: a for a in game.legal_actions(s)}
+    visits = []
+    for squeeze in (1.0, 0.01):
+        bot = MctsBot(5, iterations=120, depth=0, normalize=normalize)
+        bot.value = lambda g, st, sign, over, k=squeeze: [0.5 + k * (v - 0.5) for v in reward(g, st, sign, over)]
+        root = bot.search(game, Determinizer.of(game, view), seat, ids)
+        visits.append({aid: child.visits for aid, child in root.children.items()})
+    assert (visits[0] == visits[1]) == normalize, visits

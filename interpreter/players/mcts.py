@@ -8,7 +8,10 @@ dealt at random and the random generator reseeded), then walks one tree shared b
 Powley and Whitehouse's single-observer ISMCTS): nodes are sequences of action ids from the decision, so
 a sample in which an action is not legal simply does not offer it. At a node, an action no sample has
 tried yet is tried first; otherwise the child of the best UCB score for the seat that decides there,
-with the number of samples in which the child was available in place of the parent's visits. Below the
+with the number of samples in which the child was available in place of the parent's visits (with
+`normalize`, each child's mean is first rescaled over its siblings' means, the worst 0 and the best 1, so
+the exploration term weighs the same whatever the spread of the values: a learned model's values lie close
+together far from the end). Below the
 tree a cheap policy plays on (`rollout`: random, passing only when a coin says so) for at most `depth`
 decisions; the position is then valued for every seat (`reward`) and the values are backed up.
 
@@ -90,7 +93,9 @@ class Node:
 class MctsBot(Bot):
     """Information-set MCTS (see the module doc). Options: `iterations` or `ms` (the budget per decision;
     default 200 iterations), `c` (exploration), `depth` (rollout decisions before valuing; 0: none),
-    `prior` (visits each root action starts with, worth its one-step value; 0: none)."""
+    `prior` (visits each root action starts with, worth its one-step value; 0: none); `normalize` (each
+    child's mean rescaled over its siblings' before the exploration term is added; off for random
+    rollouts' outcomes, which span 0..1, on for the search bot's model values)."""
 
     name = "mcts"
     # The most it may think per decision, in ms, whatever its budget (None: no ceiling). A host that runs
@@ -99,7 +104,7 @@ class MctsBot(Bot):
 
     def __init__(self, seed: Any = None, iterations: int | None = None, ms: float | None = None,
                  c: float = DEFAULT_C, depth: int = DEFAULT_DEPTH, prior: int = DEFAULT_PRIOR,
-                 rollout=random_rollout) -> None:
+                 rollout=random_rollout, normalize: bool = False) -> None:
         super().__init__(seed)
         if iterations is not None and ms is not None:
             raise BotSpecError("mcts: give iterations or ms, not both")
@@ -109,6 +114,7 @@ class MctsBot(Bot):
             raise BotSpecError("mcts: the budget must be positive")
         self.iterations, self.ms, self.c, self.depth, self.prior = iterations, ms, c, depth, prior
         self.rollout = rollout
+        self.normalize = normalize
         self.last_iterations = 0
 
     def spec(self) -> str:
@@ -197,12 +203,7 @@ class MctsBot(Bot):
                 path.append(child)
                 over = game.is_over(state)
                 break
-            best, best_score = None, -1.0
-            for i in legal:
-                ch = children[i]
-                score = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
-                if score > best_score:
-                    best, best_score = i, score
+            best = self._select(children, legal, c)
             state = play.apply(state, index, best)
             node = children[best]
             path.append(node)
@@ -211,6 +212,25 @@ class MctsBot(Bot):
             state = self.rollout(game, state, rng, self.depth)
             over = game.is_over(state)
         return path, self.value(game, state, sign, over)
+
+    def _select(self, children: dict, legal: list, c: float) -> str:
+        """The legal child of the best UCB score: its mean value (rescaled over its siblings to 0..1 when
+        `normalize` is on) plus the exploration term."""
+        if self.normalize:
+            means = [children[i].total / children[i].visits for i in legal]
+            lo, hi = min(means), max(means)
+            span = hi - lo
+            means = [(m - lo) / span for m in means] if span > 1e-12 else [0.5] * len(means)
+        else:
+            means = None
+        best, best_score = None, -math.inf
+        for k, i in enumerate(legal):
+            ch = children[i]
+            q = means[k] if means is not None else ch.total / ch.visits
+            score = q + c * math.sqrt(math.log(ch.avail) / ch.visits)
+            if score > best_score:
+                best, best_score = i, score
+        return best
 
     def value(self, game, state, sign: int, over: bool) -> list[float]:
         """Each seat's value of a position the search reached (in 0..1): `reward` (the outcome at the
