@@ -195,6 +195,35 @@ def test_a_seat_that_cannot_see_its_own_card_weighs_the_chances_instead_of_trust
     assert lows[None] <= 1 and lows[1] >= 3, lows   # expected: 0.3 and 6.7 of 60
 
 
+LAST_MOVE = """
+    game: {id: last_move, players: [2]}
+    vars:
+      player: {points: {}}
+    steps:
+      move:
+        actions:
+          take: {effect: "player.points += 1"}
+          leave: {effect: "player.points += 0"}
+    flow:
+      - each_player: {step: move}
+    scoring:
+      items:
+        points: {expr: "player.points"}
+"""
+
+
+def test_the_move_that_ends_the_game_is_judged_by_its_outcome_not_by_the_model(tmp_path):
+    """A model that has points backwards (each point predicts one fewer at the end) misleads every move
+    but the last: the second seat's move ends the game, and its outcome, not the model, says which wins."""
+    game = load_game(write_game(tmp_path, LAST_MOVE))
+    backwards = {f"{b}.var.points": -2.0 for b in ("early", "middle", "late")}
+    model = ValueModel(game.id, rules_hash(game), [2], {"score": backwards, "result": {}}, {2: 2.0}, scale=1.0)
+    s = game.new_game(2, seed=1)
+    assert decide(LearnedBot(1, model=model), game, s)["id"] == "leave"   # the model's advice, not over yet
+    s = game.apply(s, "take")
+    assert decide(LearnedBot(2, model=model), game, s)["id"] == "take"    # ends the game: a tie beats a loss
+
+
 STALL = """
     game: {id: stall, players: [2]}
     vars:
@@ -205,12 +234,16 @@ STALL = """
         actions:
           wait: {effect: "round += 0"}
           go: {effect: "player.goes += 1"}
+      close:
+        actions:
+          done: {effect: "round += 0"}
     flow:
       - repeat:
           - effect: "round += 1"
           - each_player: {step: move}
         until: "any(p.goes > 0 for p in players)"
         max: 400
+      - each_player: {step: close}   # so going is never the move that ends the game (that one is judged exactly)
     scoring:
       items:
         goes: {expr: "player.goes"}

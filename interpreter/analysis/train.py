@@ -30,6 +30,7 @@ import time
 from typing import Callable
 
 from ..players.features import OWN_BLOCKS, FeatureSpace
+from ..players.evaluator import result_share
 from ..players.learned import STALL_LENGTHS, LearnedBot
 from ..players.valuemodel import ValueModel, rules_hash
 from . import parallel
@@ -107,15 +108,6 @@ def self_play(game, players: int, seed: int, model_json: dict, explore: float, e
             targets.append(g[seat])
     return {"seed": seed, "decisions": length, "rows": kept, "targets": targets, "stalled": outcome is None,
             "finals": {p: final_values[p] for p in range(players)}}
-
-
-def result_share(outcome: dict, seat: int) -> float:
-    """A seat's result in 0..1: 1 for a win everyone shares (a cooperative game won), a tie's share
-    otherwise, 0 for a loss."""
-    winners = outcome["winners"]
-    if seat not in winners:
-        return 0.0
-    return 1.0 if outcome.get("shared") == "win" else 1.0 / len(winners)
 
 
 def explore_rate(generation: int, floor: float) -> float:

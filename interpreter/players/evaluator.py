@@ -459,7 +459,14 @@ class Evaluator:
         return self.head(s, "score")
 
     def utilities(self, s, scores=None) -> list[float]:
-        """Each player's utility of `s` (the objective applied to the predicted scores and results)."""
+        """Each player's utility of `s`: the objective applied to the predicted scores and results, or to
+        the game's outcome once it is over (a last move is judged by what it ends with, not a prediction)."""
+        if self.game.is_over(s):
+            out = self.game.outcome(s)
+            results = [result_share(out, p) for p in range(s.n)]
+            return self.objective.utilities(s, [float(v) for v in out["scores"]],
+                                            results if self.objective.mode(s.n) == "cooperate" else None,
+                                            self.model.scale)
         if scores is None:
             scores = self.game.score_breakdown(s)
         predicted = self.head(s, "score", scores)
@@ -469,6 +476,15 @@ class Evaluator:
 
     def utility(self, s, seat: int) -> float:
         return self.utilities(s)[seat]
+
+
+def result_share(outcome: dict, seat: int) -> float:
+    """A seat's result in 0..1: 1 for a win everyone shares (a cooperative game won), a tie's share
+    otherwise, 0 for a loss."""
+    winners = outcome["winners"]
+    if seat not in winners:
+        return 0.0
+    return 1.0 if outcome.get("shared") == "win" else 1.0 / len(winners)
 
 
 def _another(seat: int, seats: int) -> int:
