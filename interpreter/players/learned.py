@@ -138,8 +138,8 @@ class SearchBot(Bot):
     to come out ahead, from its predicted margin and how much of the game remains. Such chances lie close
     together far from the end (a few thousandths apart early in a game), so the tree compares each child's
     mean with its siblings' range (`normalize`): compared raw, the exploration term swamped them and the
-    visits spread evenly (La Granja at 2 players: 2 of 10 games won against the learned bot, 6 with the
-    range; Puerto Rico 20 of 20, Phoenicia 17 of 20)."""
+    visits spread evenly, so that in one shipped game the search lost to the learned bot it is built on
+    (README, "The learned bots")."""
 
     name = "search"
 
