@@ -11,6 +11,8 @@ from ..engine.visibility import sees
 from .features import FeatureSpace, phases, zone_sight
 
 SEAT_BLOCKS = ("early", "middle", "late", "others")
+CACHED_ZONE_SIZE = 8      # a zone of this many pieces or more has its type sums kept per list of pieces
+CACHED_ZONES_KEPT = 4096  # lists kept at most (per list of piece types), then forgotten
 
 
 class Objective:
@@ -120,6 +122,9 @@ class Evaluator:
             self.dense[h] = dense
             self.unknown[h] = missing
         self.compiled = {h: self._compile(d) for h, d in self.dense.items()}
+        # Per head, a large zone's weights by piece type summed once per list of pieces (see _seat): kept
+        # while the pieces' types are the same list (a sampled state shares its decision's list).
+        self._memo_types, self._memo = None, {}
 
     def _compile(self, w):
         """The weights of one head arranged for `head`: zones, vars, scores and the table's parts."""
@@ -263,6 +268,11 @@ class Evaluator:
         lay = self.space.layout
         zbase = lay.G + pl * lay.PZ
         zones, types, ti, fields = s.zones, s.types, self.space.type_index, s.fields
+        if types is not self._memo_types:
+            self._memo_types, self._memo = types, {}
+        memo = self._memo.get(id(c))
+        if memo is None or len(memo) > CACHED_ZONES_KEPT:
+            memo = self._memo[id(c)] = {}
         for zw in c["zones"]:
             pieces = zones[zbase + zw.offset]
             if not pieces:
@@ -280,7 +290,14 @@ class Evaluator:
                 pieces = pieces[:own_seen]
                 own_seen = other_seen = True
             by_type = zw.by_type
-            if by_type is not None:
+            if by_type is not None and n >= CACHED_ZONE_SIZE:  # a board of spaces: the same pieces, decision after decision
+                key = (zw.offset, own_seen, other_seen, tuple(pieces))
+                got = memo.get(key)
+                if got is None:
+                    got = memo[key] = _type_sums(pieces, by_type, ti, types, own_seen, other_seen)
+                a, b, d, x = got
+                e, m, l, o = e + a, m + b, l + d, o + x
+            elif by_type is not None:
                 if own_seen and other_seen:
                     for y in pieces:
                         a, b, d, x = by_type[ti[types[y]]]
@@ -476,6 +493,18 @@ class Evaluator:
 
     def utility(self, s, seat: int) -> float:
         return self.utilities(s)[seat]
+
+
+def _type_sums(pieces, by_type, ti, types, own_seen, other_seen) -> tuple:
+    """(early, middle, late, others): what the types of `pieces` add in each block, as seen."""
+    e = m = l = o = 0.0
+    for y in pieces:
+        a, b, d, x = by_type[ti[types[y]]]
+        e += a
+        m += b
+        l += d
+        o += x
+    return (e, m, l, o) if own_seen and other_seen else (e, m, l, 0.0) if own_seen else (0.0, 0.0, 0.0, o)
 
 
 def result_share(outcome: dict, seat: int) -> float:
