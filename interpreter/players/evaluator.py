@@ -290,49 +290,23 @@ class Evaluator:
                 pieces = pieces[:own_seen]
                 own_seen = other_seen = True
             by_type = zw.by_type
-            if by_type is not None and n >= CACHED_ZONE_SIZE:  # a board of spaces: the same pieces, decision after decision
-                key = (zw.offset, own_seen, other_seen, tuple(pieces))
-                got = memo.get(key)
-                if got is None:
-                    got = memo[key] = _type_sums(pieces, by_type, ti, types, own_seen, other_seen)
-                a, b, d, x = got
+            if by_type is not None:
+                if n < CACHED_ZONE_SIZE:
+                    a, b, d, x = _type_sums(pieces, by_type, ti, types, own_seen, other_seen)
+                else:  # a board of spaces: the same pieces, decision after decision
+                    key = (zw.offset, own_seen, other_seen, tuple(pieces))
+                    got = memo.get(key)
+                    if got is None:
+                        got = memo[key] = _type_sums(pieces, by_type, ti, types, own_seen, other_seen)
+                    a, b, d, x = got
                 e, m, l, o = e + a, m + b, l + d, o + x
-            elif by_type is not None:
-                if own_seen and other_seen:
-                    for y in pieces:
-                        a, b, d, x = by_type[ti[types[y]]]
-                        e += a
-                        m += b
-                        l += d
-                        o += x
-                elif own_seen:
-                    for y in pieces:
-                        a, b, d, x = by_type[ti[types[y]]]
-                        e += a
-                        m += b
-                        l += d
-                else:
-                    for y in pieces:
-                        o += by_type[ti[types[y]]][3]
             for col, kind, weights in zw.fields:
                 column = fields[col]
-                if kind != "int" and kind != "map":  # a field that counts 1 wherever it is set
-                    held = [y for y in pieces if column[y] is not None and column[y] is not False]
-                    if held:
-                        for y in held:
-                            a, b, d, x = weights[ti[types[y]]]
-                            if own_seen:
-                                e += a
-                                m += b
-                                l += d
-                            if other_seen:
-                                o += x
-                    continue
                 for y in pieces:
                     v = column[y]
                     if v is None or v is False:
                         continue
-                    v = v if kind == "int" else sum(v.values())
+                    v = v if kind == "int" else sum(v.values()) if kind == "map" else 1
                     a, b, d, x = weights[ti[types[y]]]
                     if own_seen:
                         e += a * v
