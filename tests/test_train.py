@@ -79,7 +79,26 @@ def test_the_train_command_writes_the_model_beside_the_game_and_says_how_it_was_
     assert "value model for 2 players" in r.stdout
 
 
+def test_expert_iteration_plays_the_later_generations_with_the_search_the_model_guides(invest):
+    """With an expert the games after the first generation are the search bot's (other games than the
+    learned bot's, the same on any number of processes), and the model says it was made so."""
+    game = load_game(invest)
+    model = initial_model(game, [2]).to_json()
+    learned = self_play(game, 2, seed=5, model_json=model, explore=0.0, every=1)
+    searched = self_play(game, 2, seed=5, model_json=model, explore=0.0, every=1, expert="search:iterations=8")
+    again = self_play(game, 2, seed=5, model_json=model, explore=0.0, every=1, expert="search:iterations=8")
+    assert [r[1:] for r in searched["rows"]] == [r[1:] for r in again["rows"]]
+    assert [r[1:] for r in searched["rows"]] != [r[1:] for r in learned["rows"]]
+    one = train(game, [2], seed=3, games=16, generation_games=8, jobs=1, expert="search:iterations=8")
+    two = train(game, [2], seed=3, games=16, generation_games=8, jobs=2, expert="search:iterations=8")
+    plain = train(game, [2], seed=3, games=16, generation_games=8, jobs=1)
+    assert one.heads == two.heads != plain.heads
+    assert one.trained["expert"] == "search:iterations=8" and "expert" not in plain.trained
+
+
 @pytest.mark.parametrize("args, words", [
+    (["--players", "2", "--expert", "greedy"], "learned or search"),
+    (["--players", "2", "--expert", "search:depth=x"], "--expert: bot"),
     (["--players", "9"], "takes 2 players"),
     (["--players", "two"], "a count or counts"),
     (["--players", "2", "--games", "0"], "--games must be at least 1"),

@@ -4,8 +4,9 @@
     model.save(root / "models" / "value-4p.json")
 
 Expert iteration with a linear model: the bots of generation k play games against each other with the
-model of generation k-1 (`learned` bots, with random moves to see more positions: half of them at first,
-falling to 8%); every position of
+model of generation k-1 (`learned` bots, or with `expert` the search that model guides, `search:iterations=N`:
+it looks past what one step shows, an auction's end, a rival's reply; with random moves to see more
+positions: half of them at first, falling to 8%); every position of
 those games becomes a row per seat — its features as that seat sees them (`features.FeatureSpace.extract`)
 and what that seat finally got (its final score, its share of the win), mixed as λ-returns with what the
 playing model predicted at the positions that followed (over about a quarter of the game: a game that drags
@@ -60,15 +61,19 @@ def initial_model(game, players: list[int]) -> ValueModel:
 
 
 def self_play(game, players: int, seed: int, model_json: dict, explore: float, every: int,
-              lam: float | None = 1.0) -> dict:
+              lam: float | None = 1.0, expert: str | None = None) -> dict:
     """One self-play game: {seed, decisions, rows: [(seat, indices, values)], targets: [(score, result)]
     per row} or {seed, error}. A row's target is the λ-return of its seat: the final score and result
     (λ = 1), or mixed with what the playing model predicted at the positions that followed (λ None: from
-    the game's length and HORIZON)."""
+    the game's length and HORIZON). Every seat plays the learned bot, or the bot `expert` names (a
+    `search` spec: the tree guided by this model), each with random moves at the rate `explore`."""
     model = ValueModel.from_json(model_json)
     space = FeatureSpace.of(game)
     judge = model.bind(game, checked=False)
-    bots = [LearnedBot(f"{seed}/{p}", explore=explore, model=model) for p in range(players)]
+    if expert is None:
+        bots = [LearnedBot(f"{seed}/{p}", explore=explore, model=model) for p in range(players)]
+    else:
+        bots = [Exploring(expert_bot(expert, f"{seed}/{p}", model), explore) for p in range(players)]
     kept: list = []
     states: list = []
     # A game the playing model drags past STALL_LENGTHS of its usual length is stopped there and learned
@@ -110,6 +115,29 @@ def self_play(game, players: int, seed: int, model_json: dict, explore: float, e
             "finals": {p: final_values[p] for p in range(players)}}
 
 
+def expert_bot(spec: str, seed, model: ValueModel):
+    """The bot `spec` names (`learned[:...]` or `search[:...]`), playing with `model`."""
+    from ..players.bots import make_bot
+    bot = make_bot(spec, seed=seed)
+    if not hasattr(bot, "model"):
+        raise ValueError(f"--expert {spec!r}: a bot that plays with a model is expected (learned or search)")
+    bot.model = model
+    return bot
+
+
+class Exploring:
+    """A bot that plays a uniformly random move at the rate `explore` (drawn from the bot's own seeded
+    generator), else as `bot` does."""
+
+    def __init__(self, bot, explore: float):
+        self.bot, self.explore = bot, explore
+
+    def choose(self, game, view, actions):
+        if len(actions) > 1 and self.explore and self.bot.rng.random() < self.explore:
+            return actions[self.bot.rng.randrange(len(actions))]
+        return self.bot.choose(game, view, actions)
+
+
 def explore_rate(generation: int, floor: float) -> float:
     """The chance of a random move in generation `generation` (from 1): half the moves at first, so the
     first models see positions the score so far would never reach (a cooperative game greedy always
@@ -146,8 +174,8 @@ def _play_batch(args):
 def _train_batch(game, args):
     """The self-play games of one batch (seeds, task), on a local worker or a Dask worker."""
     seeds, task = args
-    return [self_play(game, task["players"], s, task["model"], task["explore"], task["every"], task["lam"])
-            for s in seeds]
+    return [self_play(game, task["players"], s, task["model"], task["explore"], task["every"], task["lam"],
+                      task.get("expert")) for s in seeds]
 
 
 class Normal:
@@ -271,9 +299,11 @@ class Normal:
 def train(game, players: list[int], seed: int = 1, games: int | None = None, minutes: float | None = None,
           generation_games: int = GENERATION_GAMES, jobs: int = 1, dask: str | None = None,
           progress: Callable[[dict], None] | None = None, explore: float = EXPLORE,
-          lam: float | None = None, decay: float = DECAY) -> ValueModel:
+          lam: float | None = None, decay: float = DECAY, expert: str | None = None) -> ValueModel:
     """Train a value model of `game` for the player counts `players` (see the module doc): generations
-    of `generation_games` games per count until `games` games in all were played or `minutes` passed."""
+    of `generation_games` games per count until `games` games in all were played or `minutes` passed;
+    with `expert` (a bot spec, `search:iterations=N`), generations after the first are played by that
+    bot guided by the previous generation's model."""
     if games is None and minutes is None:
         games = 8 * generation_games * len(players)
     space = FeatureSpace.of(game)
@@ -302,7 +332,7 @@ def train(game, players: list[int], seed: int = 1, games: int | None = None, min
             count = generation_games if games is None else min(generation_games, max(1, (games - played) // len(players)))
             seeds = [seed + 100_000 * generation + 1000 * n + i for i in range(count)]
             task = {"players": n, "model": model.to_json(), "explore": explore_rate(generation, explore),
-                    "every": RECORD_EVERY,
+                    "every": RECORD_EVERY, "expert": expert if generation > 1 else None,
                     "lam": lam if generation > 1 else 1.0}  # generation 1's model knows nothing to lean on
             records = _run(game, seeds, task, jobs, dask)
             for k, rec in enumerate(records):
@@ -340,6 +370,7 @@ def train(game, players: list[int], seed: int = 1, games: int | None = None, min
         model = ValueModel(game.id, rules_hash(game), players, heads_by_name, length, max(1.0, scale),
                            trained={"generations": generation, "games": played, "seed": seed,
                                     "generation_games": generation_games, "explore": explore,
+                                    **({"expert": expert} if expert else {}),
                                     "seconds": round(time.perf_counter() - started, 1),
                                     "cpu_seconds_coordinator": round(time.process_time() - cpu0, 1),
                                     "jobs": jobs, "history": history})
@@ -369,5 +400,5 @@ def _run(game, seeds, task, jobs, dask):
         for batch in parallel.map_local(game, _play_batch, [(b, task) for b in parallel.split(seeds, jobs)], jobs):
             out.extend(batch)
         return out
-    return [self_play(game, task["players"], s, task["model"], task["explore"], task["every"], task["lam"])
-            for s in seeds]
+    return [self_play(game, task["players"], s, task["model"], task["explore"], task["every"], task["lam"],
+                      task.get("expert")) for s in seeds]

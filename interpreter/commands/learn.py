@@ -56,6 +56,15 @@ def cmd_train(args) -> int:
     explore = EXPLORE if args.explore is None else args.explore
     if not 0 <= explore <= 1:
         raise UsageError("--explore is a chance, from 0 to 1")
+    if args.expert is not None:
+        from ..players.bots import BotSpecError, parse_bot_spec
+        try:
+            name, _ = parse_bot_spec(args.expert)
+        except BotSpecError as exc:
+            raise UsageError(f"--expert: {exc}") from None
+        if name not in ("learned", "search"):
+            raise UsageError(f"--expert {args.expert}: a bot that plays with the model is expected "
+                             f"(learned or search), not {name}")
     target = Path(args.output) if args.output else default_output(game, counts, args.variant)
     runs = scale(args)
     budget = f"{args.games} games" if args.games is not None else f"{args.minutes:g} minutes"
@@ -83,7 +92,8 @@ def cmd_train(args) -> int:
     started, cpu = time.perf_counter(), time.process_time()
     try:
         model = train(game, counts, seed=args.seed, games=args.games, minutes=args.minutes,
-                      generation_games=gen_games, explore=explore, progress=progress, **runs)
+                      generation_games=gen_games, explore=explore, progress=progress, expert=args.expert,
+                      **runs)
     finally:
         if bar is not None:
             bar.close()
@@ -94,6 +104,8 @@ def cmd_train(args) -> int:
         command += ["--generation-games", str(gen_games)]
     if explore != EXPLORE:
         command += ["--explore", f"{explore:g}"]
+    if args.expert is not None:
+        command += ["--expert", args.expert]
     for v in args.variant or []:
         command += ["--variant", v if not Path(v).is_absolute() else Path(v).name]
     model.trained.update({"command": " ".join(shlex.quote(c) for c in command),

@@ -346,6 +346,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--explore", type=float, default=None, metavar="P",
                    help="the chance of a random move in self-play once the schedule has fallen from 0.5 "
                         "(default: 0.08; lower: the games are more like the bot's own, stalls included)")
+    p.add_argument("--expert", metavar="BOT", default=None,
+                   help="expert iteration: the generations after the first are played by BOT guided by the "
+                        "previous generation's model, e.g. search:iterations=30 (slower per game, stronger "
+                        "play to learn from; default: the learned bot)")
     p.add_argument("--output", "-O", metavar="FILE", help="write the model to FILE (default: "
                                                            "GAME_DIR/models/value-Np.json)")
     p.add_argument("--json", action="store_true", help="also print how the model was made as JSON")
