@@ -290,3 +290,52 @@ def test_the_search_tree_is_walked_alike_whatever_the_scale_of_its_values(puerto
         root = bot.search(game, Determinizer.of(game, view), seat, ids)
         visits.append({aid: child.visits for aid, child in root.children.items()})
     assert (visits[0] == visits[1]) == normalize, visits
+
+
+# A seller's offer is answered by the other player, who pays 2 points to the seller; keeping pays 1 point
+# at once. One step judges an offer before it is answered (nothing yet); played through, it is worth 2.
+OFFER = """
+    game: {id: offer, players: [2]}
+    vars:
+      global: {round: {}, seller: {type: player}}
+      player: {points: {}}
+    steps:
+      trade:
+        actions:
+          keep: {effect: "player.points += 1"}
+          sell: {effect: "seller = player"}
+      answer:
+        actions:
+          pay: {effect: "seller.points += 2"}
+    phases:
+      turn:
+        flow:
+          - step: trade
+          - if: "seller != none"
+            then: {call: offer}
+      offer:
+        flow:
+          - each_player: {step: answer}
+            order: "[next_player(seller)]"
+          - effect: "seller = none"
+    flow:
+      - repeat:
+          - effect: "round += 1"
+          - each_player: {call: turn}
+        until: "round == 3"
+    scoring:
+      items:
+        points: {expr: "player.points"}
+"""
+
+
+def test_the_learned_bot_plays_through_what_its_action_hands_to_another_seat(tmp_path):
+    """By the score so far, an offer is worth nothing until it is answered: the bot plays the answer
+    through (the other seat's own one-step choice) and sells; with no replies it keeps the sure point."""
+    from interpreter.analysis.train import initial_model
+    game = load_game(write_game(tmp_path, OFFER))
+    model = initial_model(game, [2])
+    s = game.new_game(2, seed=1)
+    assert decide(LearnedBot(1, model=model), game, s)["id"] == "sell"
+    assert decide(LearnedBot(1, model=model, replies=0), game, s)["id"] == "keep"
+    assert LearnedBot(1, replies=0).spec() == "learned:replies=0" and LearnedBot(1).spec() == "learned"

@@ -82,7 +82,10 @@ def build_parser() -> argparse.ArgumentParser:
                     "a position is valued by its score margin (default 40; 0 none), prior=P visits each "
                     "action starts with, worth its score margin right after it (default 3; 0 none)\n"
                     "  learned[:samples=K]    one look ahead, each position judged by the game's value model "
-                    "learned by self-play (meeple train); K samples of the hidden part (default 1)\n"
+                    "learned by self-play (meeple train); K samples of the hidden part (default 1, 8 where the "
+                    "seat cannot see some of its own pieces); replies=N: an action that hands the decision to "
+                    "another seat inside what it opened (an auction) is played through, every seat by its own "
+                    "one look, at most N decisions (default 8; 0 none)\n"
                     "  search[:iterations=N]  the mcts tree with the learned model at its leaves (default 100)\n"
                     "e.g. --bot mcts:ms=500, --seat 2=mcts:iterations=400,c=1",
         formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -10,6 +10,11 @@ final score against the best other's, or the shared result first in a cooperativ
 it averages K samples. By default it takes one, or BLIND_SAMPLES where the seat cannot see some of its
 own pieces (a card held facing out): one sample would guess them and play as if the guess were known —
 calling a hidden card by one guess wins as often as guessing at random — where several weigh the chances.
+An action that hands the decision to another seat inside what it opened (the flow deeper than where the
+seat decided: an auction it opened, a role every seat then plays) is played through before it is judged,
+every seat by its own one look on the sample, at most `replies` decisions and REPLY_POSITIONS positions:
+judged half-way, an auction is a bid owed for a card not yet anybody's, and a bot that opens none stalls
+a game whose cards must be bought.
 It thinks about a millisecond per decision: a model is a table of weights, and a position costs one
 look-up per piece.
 
@@ -37,6 +42,8 @@ BLIND_SAMPLES = 8    # samples per decision where the seat cannot see some of it
 STALL_LENGTHS = 3.0  # a game past this many times the model's usual length is taken to be stalled: bots
 STALL_EXPLORE = 0.1  # that judge alike may each prefer to wait forever (nobody buys, nobody scores), so
                      # each then plays a uniformly random move this often (drawn from its seeded generator)
+REPLIES = 8          # decisions played through after an action that hands the decision to another seat
+REPLY_POSITIONS = 24  # and at most this many positions judged doing so, per action (the cost stays bounded)
 
 
 class NoModel(ModelError):
@@ -46,26 +53,30 @@ class NoModel(ModelError):
 class LearnedBot(Bot):
     """One ply over the legal actions, judged by a learned value (see the module doc). Options: `samples`
     (states sampled from the view per decision; default 1, BLIND_SAMPLES where the seat cannot see some
-    of its own pieces), `explore` (the chance of a uniformly random
+    of its own pieces), `replies` (decisions played through after an action that hands the decision to
+    another seat; default REPLIES, 0 none), `explore` (the chance of a uniformly random
     choice: for self-play while training; default 0). In a game that has run past STALL_LENGTHS times
     the model's usual length, the chance is at least STALL_EXPLORE."""
 
     name = "learned"
 
     def __init__(self, seed: Any = None, samples: int | None = None, explore: float = 0.0,
-                 model: ValueModel | str | None = None):
+                 model: ValueModel | str | None = None, replies: int = REPLIES):
         super().__init__(seed)
         if samples is not None and samples < 1:
             raise BotSpecError("learned: samples must be at least 1")
         if not 0 <= explore <= 1:
             raise BotSpecError("learned: explore is a chance, from 0 to 1")
-        self.samples, self.explore, self.model = samples, explore, model
+        if replies < 0:
+            raise BotSpecError("learned: replies must not be negative")
+        self.samples, self.explore, self.model, self.replies = samples, explore, model, replies
         self._judges: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
     def spec(self) -> str:
         extra = [f"samples={self.samples}"] if self.samples is not None else []
         extra += [f"explore={self.explore:g}"] if self.explore else []
         extra += [f"model={self.model}"] if isinstance(self.model, str) else []
+        extra += [f"replies={self.replies}"] if self.replies != REPLIES else []
         return "learned" + (":" + ",".join(extra) if extra else "")
 
     def judge(self, game, players: int):
@@ -120,6 +131,8 @@ class LearnedBot(Bot):
                             after = fastpath.apply_index(game, state, k)
                         else:
                             after = game.apply(state, a["id"])
+                        if self.replies and not sealed:
+                            after = self._replies(game, judge, after, me, len(state.flow))
                         v = judge.utilities(after)[me]
                     except (RuleError, IllegalAction):  # a sample the rules cannot play on: no measure of it
                         continue
@@ -128,6 +141,38 @@ class LearnedBot(Bot):
                     totals[i] += v
                     counted[i] += 1
         return [t / c if c else -math.inf for t, c in zip(totals, counted)]
+
+    def _replies(self, game, judge, s, me: int, depth: int):
+        """The position once what the seat's action opened is over, where it hands the decision to
+        another seat (an auction it opened: the others bid, it may raise, someone pays): while the flow
+        is deeper than where the seat decided, every seat, this one too, plays its one-step choice by the
+        model on this sampled state, at most `replies` decisions. One step would judge the auction
+        half-way, its card not yet anybody's."""
+        if len(s.flow) <= depth or game.is_over(s) or game.is_simultaneous(s) or game.current_player(s) == me:
+            return s
+        fast = fastpath.supports(game)
+        judged = 0
+        for _ in range(self.replies):
+            if len(s.flow) <= depth or game.is_over(s) or game.is_simultaneous(s):
+                break
+            count = fastpath.legal_count(game, s) if fast else len(game.legal_actions(s, labels=False))
+            judged += count
+            if judged > REPLY_POSITIONS:
+                break
+            q = game.current_player(s)
+            best, best_v = None, -math.inf
+            if fast:
+                after = (fastpath.apply_index(game, s, i) for i in range(count))
+            else:
+                after = (game.apply(s, a["id"]) for a in game.legal_actions(s, labels=False))
+            for u in after:
+                v = judge.utilities(u)[q]
+                if v > best_v:
+                    best, best_v = u, v
+            if best is None:
+                break
+            s = best
+        return s
 
 
 class SearchBot(Bot):
