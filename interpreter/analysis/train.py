@@ -115,12 +115,13 @@ def self_play(game, players: int, seed: int, model_json: dict, explore: float, e
             "finals": {p: final_values[p] for p in range(players)}}
 
 
-def expert_bot(spec: str, seed, model: ValueModel):
-    """The bot `spec` names (`learned[:...]` or `search[:...]`), playing with `model`."""
+def expert_bot(spec: str, seed, model: ValueModel | None):
+    """The bot `spec` names (`learned[:...]` or `search[:...]`), playing with `model`; ValueError (a
+    BotSpecError among them) for a spec that names no bot, or one that plays with no model."""
     from ..players.bots import make_bot
     bot = make_bot(spec, seed=seed)
     if not hasattr(bot, "model"):
-        raise ValueError(f"--expert {spec!r}: a bot that plays with a model is expected (learned or search)")
+        raise ValueError(f"{spec!r} plays with no model: learned or search is expected")
     bot.model = model
     return bot
 

@@ -36,7 +36,7 @@ def default_output(game, counts: list[int], variants) -> Path:
 
 
 def cmd_train(args) -> int:
-    from ..analysis.train import EXPLORE, GENERATION_GAMES, train
+    from ..analysis.train import EXPLORE, GENERATION_GAMES, expert_bot, train
     from ..players.learned import STALL_LENGTHS
 
     game = load(args.game, variant=args.variant)
@@ -57,14 +57,10 @@ def cmd_train(args) -> int:
     if not 0 <= explore <= 1:
         raise UsageError("--explore is a chance, from 0 to 1")
     if args.expert is not None:
-        from ..players.bots import BotSpecError, parse_bot_spec
         try:
-            name, _ = parse_bot_spec(args.expert)
-        except BotSpecError as exc:
+            expert_bot(args.expert, 0, None)  # checked here, before any game is played
+        except ValueError as exc:
             raise UsageError(f"--expert: {exc}") from None
-        if name not in ("learned", "search"):
-            raise UsageError(f"--expert {args.expert}: a bot that plays with the model is expected "
-                             f"(learned or search), not {name}")
     target = Path(args.output) if args.output else default_output(game, counts, args.variant)
     runs = scale(args)
     budget = f"{args.games} games" if args.games is not None else f"{args.minutes:g} minutes"

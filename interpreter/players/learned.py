@@ -132,7 +132,7 @@ class LearnedBot(Bot):
                         else:
                             after = game.apply(state, a["id"])
                         if self.replies and not sealed:
-                            after = self._replies(game, judge, after, me, len(state.flow))
+                            after = self._replies(game, judge, after, me, len(state.flow), fast)
                         v = judge.utilities(after)[me]
                     except (RuleError, IllegalAction):  # a sample the rules cannot play on: no measure of it
                         continue
@@ -142,35 +142,33 @@ class LearnedBot(Bot):
                     counted[i] += 1
         return [t / c if c else -math.inf for t, c in zip(totals, counted)]
 
-    def _replies(self, game, judge, s, me: int, depth: int):
+    def _replies(self, game, judge, s, me: int, depth: int, fast: bool):
         """The position once what the seat's action opened is over, where it hands the decision to
         another seat (an auction it opened: the others bid, it may raise, someone pays): while the flow
         is deeper than where the seat decided, every seat, this one too, plays its one-step choice by the
-        model on this sampled state, at most `replies` decisions. One step would judge the auction
-        half-way, its card not yet anybody's."""
-        if len(s.flow) <= depth or game.is_over(s) or game.is_simultaneous(s) or game.current_player(s) == me:
-            return s
-        fast = fastpath.supports(game)
+        model on this sampled state, at most `replies` decisions and REPLY_POSITIONS positions judged.
+        One step would judge the auction half-way, its card not yet anybody's."""
         judged = 0
-        for _ in range(self.replies):
+        for k in range(self.replies):
             if len(s.flow) <= depth or game.is_over(s) or game.is_simultaneous(s):
                 break
-            count = fastpath.legal_count(game, s) if fast else len(game.legal_actions(s, labels=False))
-            judged += count
-            if judged > REPLY_POSITIONS:
-                break
             q = game.current_player(s)
-            best, best_v = None, -math.inf
+            if k == 0 and q == me:  # the seat goes on deciding: nothing handed to another seat
+                break
             if fast:
-                after = (fastpath.apply_index(game, s, i) for i in range(count))
+                count = fastpath.legal_count(game, s)
+                options = (fastpath.apply_index(game, s, i) for i in range(count))
             else:
-                after = (game.apply(s, a["id"]) for a in game.legal_actions(s, labels=False))
-            for u in after:
+                ids = [a["id"] for a in game.legal_actions(s, labels=False)]
+                count, options = len(ids), (game.apply(s, x) for x in ids)
+            judged += count
+            if not count or judged > REPLY_POSITIONS:
+                break
+            best, best_v = s, -math.inf
+            for u in options:  # (they are made from `s`: it changes only once they are all judged)
                 v = judge.utilities(u)[q]
                 if v > best_v:
                     best, best_v = u, v
-            if best is None:
-                break
             s = best
         return s
 
