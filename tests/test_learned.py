@@ -339,3 +339,21 @@ def test_the_learned_bot_plays_through_what_its_action_hands_to_another_seat(tmp
     assert decide(LearnedBot(1, model=model), game, s)["id"] == "sell"
     assert decide(LearnedBot(1, model=model, replies=0), game, s)["id"] == "keep"
     assert LearnedBot(1, replies=0).spec() == "learned:replies=0" and LearnedBot(1).spec() == "learned"
+
+
+def test_a_seat_that_answers_plays_its_own_best_answer_in_the_play_through(tmp_path):
+    """Where the answering seat may refuse (paying would put the seller 2 points further ahead of it),
+    the seller plays the answer through as that seat would, expects a refusal and keeps the sure point;
+    the answering seat does refuse. (Judging every answer from the position the play-through started
+    at matters: taking the first answer judged as the new position while the others were still being
+    made from it chose otherwise.)"""
+    from interpreter.analysis.train import initial_model
+    text = OFFER.replace('''          pay: {effect: "seller.points += 2"}''',
+                         '''          pay: {effect: "seller.points += 2"}
+          refuse: {effect: "player.points += 0"}''')
+    game = load_game(write_game(tmp_path, text))
+    model = initial_model(game, [2])
+    s = game.new_game(2, seed=1)
+    assert decide(LearnedBot(1, model=model), game, s)["id"] == "keep"
+    s = game.apply(s, "sell")
+    assert decide(LearnedBot(1, model=model), game, s)["id"] == "refuse"
