@@ -56,6 +56,28 @@ class Scoring:
         self.outcomes = Outcomes(w, sc)
 
     def score_breakdown(self, s: State) -> list[dict]:
+        """Each player's {scoring item: points}. A RuleError names the item and the player."""
+        if not self.score_divisors:
+            # The common case first, with no checks between the items (bots read the scores of every
+            # position they judge); any surprise (a fault, a value not an int) reads them again carefully.
+            s.budget = 0
+            items = self.score_items
+            try:
+                out = []
+                for pl in range(s.n):
+                    row = {}
+                    for iid, _lab, f, n, _where in items:
+                        v = f(s, [pl, None] + [None] * (n - 2))
+                        if type(v) is not int:
+                            raise TypeError
+                        row[iid] = v
+                    out.append(row)
+                return out
+            except Exception:
+                pass
+        return self._careful_breakdown(s)
+
+    def _careful_breakdown(self, s: State) -> list[dict]:
         out = []
         s.budget = 0  # the loop budget counts per reading of the scores
         for pl in range(s.n):
