@@ -357,3 +357,17 @@ def test_a_seat_that_answers_plays_its_own_best_answer_in_the_play_through(tmp_p
     assert decide(LearnedBot(1, model=model), game, s)["id"] == "keep"
     s = game.apply(s, "sell")
     assert decide(LearnedBot(1, model=model), game, s)["id"] == "refuse"
+
+
+def test_the_search_bot_values_its_leaves_after_the_same_play_through(tmp_path):
+    """The search tree's leaves and its first look at each action are judged as the learned bot judges
+    them, once what an action handed to another seat is played through: with one iteration the search
+    sells (the answer's 2 points are counted from the start); with no replies its first look keeps the
+    sure point and the one iteration goes there too."""
+    from interpreter.analysis.train import initial_model
+    game = load_game(write_game(tmp_path, OFFER))
+    model = initial_model(game, [2])
+    s = game.new_game(2, seed=1)
+    assert decide(SearchBot(1, model=model, iterations=1), game, s)["id"] == "sell"
+    assert decide(SearchBot(1, model=model, iterations=1, replies=0), game, s)["id"] == "keep"
+    assert SearchBot(1, replies=0).spec() == "search:iterations=100,replies=0"

@@ -260,7 +260,8 @@ BOT_OPTIONS: dict[str, dict[str, type]] = {
     "random": {}, "greedy": {"depth": int},
     "mcts": {"iterations": int, "ms": float, "c": float, "depth": int, "prior": int},
     "learned": {"samples": int, "explore": float, "model": model_name, "replies": int},
-    "search": {"iterations": int, "ms": float, "c": float, "depth": int, "prior": int, "model": model_name},
+    "search": {"iterations": int, "ms": float, "c": float, "depth": int, "prior": int, "model": model_name,
+               "replies": int},
 }
 BOT_HELP = ("random | greedy[:depth=D] | mcts[:iterations=N|ms=N,c=C,depth=D,prior=P] | learned[:samples=K,replies=N] | "
             "search[:iterations=N|ms=N] (e.g. mcts:ms=500; iterations is reproducible, ms depends on the machine; "

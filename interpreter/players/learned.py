@@ -132,7 +132,7 @@ class LearnedBot(Bot):
                         else:
                             after = game.apply(state, a["id"])
                         if self.replies and not sealed:
-                            after = self._replies(game, judge, after, me, len(state.flow), fast)
+                            after = play_through(game, judge, after, me, len(state.flow), fast, self.replies)
                         v = judge.utilities(after)[me]
                     except (RuleError, IllegalAction):  # a sample the rules cannot play on: no measure of it
                         continue
@@ -142,39 +142,40 @@ class LearnedBot(Bot):
                     counted[i] += 1
         return [t / c if c else -math.inf for t, c in zip(totals, counted)]
 
-    def _replies(self, game, judge, s, me: int, depth: int, fast: bool):
-        """The position once what the seat's action opened is over, where it hands the decision to
-        another seat (an auction it opened: the others bid, it may raise, someone pays): while the flow
-        is deeper than where the seat decided, every seat, this one too, plays its one-step choice by the
-        model on this sampled state, at most `replies` decisions and REPLY_POSITIONS positions judged.
-        One step would judge the auction half-way, its card not yet anybody's."""
-        judged = 0
-        for k in range(self.replies):
-            if len(s.flow) <= depth or game.is_over(s) or game.is_simultaneous(s):
-                break
-            q = game.current_player(s)
-            if k == 0 and q == me:  # the seat goes on deciding: nothing handed to another seat
-                break
-            if fast:
-                count = fastpath.legal_count(game, s)
-                options = (fastpath.apply_index(game, s, i) for i in range(count))
-            else:
-                ids = [a["id"] for a in game.legal_actions(s, labels=False)]
-                count, options = len(ids), (game.apply(s, x) for x in ids)
-            judged += count
-            if not count or judged > REPLY_POSITIONS:
-                break
-            best, best_v = s, -math.inf
-            for u in options:  # (they are made from `s`: it changes only once they are all judged)
-                v = judge.utilities(u)[q]
-                if v > best_v:
-                    best, best_v = u, v
-            s = best
-        return s
+def play_through(game, judge, s, me: int, depth: int, fast: bool, replies: int = REPLIES,
+                 positions: int = REPLY_POSITIONS):
+    """The position once what seat `me`'s action opened is over, where it hands the decision to another
+    seat (an auction it opened: the others bid, it may raise, someone pays): while the flow is deeper
+    than `depth` (where the seat decided), every seat, this one too, plays its one-step choice by the
+    model on this sampled state, at most `replies` decisions and `positions` positions judged. `s` itself
+    when the seat goes on deciding. One step would judge the auction half-way, its card not yet anybody's."""
+    judged = 0
+    for k in range(replies):
+        if len(s.flow) <= depth or game.is_over(s) or game.is_simultaneous(s):
+            break
+        q = game.current_player(s)
+        if k == 0 and q == me:  # the seat goes on deciding: nothing handed to another seat
+            break
+        if fast:
+            count = fastpath.legal_count(game, s)
+            options = (fastpath.apply_index(game, s, i) for i in range(count))
+        else:
+            ids = [a["id"] for a in game.legal_actions(s, labels=False)]
+            count, options = len(ids), (game.apply(s, x) for x in ids)
+        judged += count
+        if not count or judged > positions:
+            break
+        best, best_v = s, -math.inf
+        for u in options:  # (they are made from `s`: it changes only once they are all judged)
+            v = judge.utilities(u)[q]
+            if v > best_v:
+                best, best_v = u, v
+        s = best
+    return s
 
 
 class SearchBot(Bot):
-    """Information-set MCTS guided by the learned value (`search[:iterations=N|ms=N,c=C,depth=D,prior=P]`):
+    """Information-set MCTS guided by the learned value (`search[:iterations=N|ms=N,c=C,depth=D,prior=P,replies=N]`):
     the tree of `mcts.MctsBot`, each leaf valued by the model instead of a long random rollout (`depth`
     random decisions first, default 0), and each of the seat's actions primed with `prior` visits worth
     its value by the model (the learned bot's view). A leaf's value is the chance the model gives the seat
@@ -182,13 +183,19 @@ class SearchBot(Bot):
     together far from the end (a few thousandths apart early in a game), so the tree compares each child's
     mean with its siblings' range (`normalize`): compared raw, the exploration term swamped them and the
     visits spread evenly, so that in one shipped game the search lost to the learned bot it is built on
-    (README, "The learned bots")."""
+    (README, "The learned bots"). A leaf (and the first look at each action) where the last move handed
+    the decision to another seat inside what it opened is first played through as the learned bot does
+    (`play_through`, at most `replies` decisions; 0: none), so that what it opened is not judged before
+    the others have answered."""
 
     name = "search"
 
     def __init__(self, seed: Any = None, iterations: int | None = None, ms: float | None = None, c: float = None,
-                 depth: int = 0, prior: int = None, model: ValueModel | str | None = None):
+                 depth: int = 0, prior: int = None, model: ValueModel | str | None = None,
+                 replies: int = REPLIES):
         c = SEARCH_C if c is None else c
+        if replies < 0:
+            raise BotSpecError("search: replies must not be negative")
         prior = SEARCH_PRIOR if prior is None else prior
         super().__init__(seed)
         from .mcts import MctsBot
@@ -198,6 +205,9 @@ class SearchBot(Bot):
         self.tree = MctsBot(seed, iterations=iterations, ms=ms, c=c, depth=depth, prior=prior, normalize=True)
         self.tree.rng = self.rng
         self.tree.value = self._value
+        self.replies = replies
+        if replies:
+            self.tree.settle = self._settle
         self._judge = None
         self._game = None
 
@@ -207,7 +217,13 @@ class SearchBot(Bot):
         parts += [f"{k}={v:g}" for k, v, d in (("c", t.c, SEARCH_C), ("depth", t.depth, 0), ("prior", t.prior, SEARCH_PRIOR))
                   if v != d]
         parts += [f"model={self.model}"] if isinstance(self.model, str) else []
+        parts += [f"replies={self.replies}"] if self.replies != REPLIES else []
         return "search:" + ",".join(parts)
+
+    def _settle(self, game, state, seat: int, depth: int):
+        """A leaf where the last move handed the decision to another seat inside what it opened is
+        played through first (`play_through`), as the learned bot does."""
+        return play_through(game, self._judge, state, seat, depth, fastpath.supports(game), self.replies)
 
     def _value(self, game, state, sign: int, over: bool) -> list[float]:
         from .mcts import reward

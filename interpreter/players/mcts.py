@@ -101,6 +101,9 @@ class MctsBot(Bot):
     # The most it may think per decision, in ms, whatever its budget (None: no ceiling). A host that runs
     # bots for others (the web table) sets it, so that `iterations=N` cannot hold a worker for ever.
     ceiling_ms: float | None = None
+    # What plays on from the position a walk reached before it is valued: settle(game, state, seat, depth)
+    # with the seat that made the walk's last move and the flow's depth where it made it (None: nothing).
+    settle = None
 
     def __init__(self, seed: Any = None, iterations: int | None = None, ms: float | None = None,
                  c: float = DEFAULT_C, depth: int = DEFAULT_DEPTH, prior: int = DEFAULT_PRIOR,
@@ -180,8 +183,10 @@ class MctsBot(Bot):
         rng, c = self.rng, self.c
         node, path = root, [root]
         over = game.is_over(state)
+        seat = depth = None  # who made the last move of the walk, and the flow's depth where they made it
         while not over:
             seat = game.current_player(state)
+            depth = len(state.flow)
             index = play.menu(state)
             legal = list(index)
             if node is root:
@@ -207,6 +212,9 @@ class MctsBot(Bot):
             state = play.apply(state, index, best)
             node = children[best]
             path.append(node)
+            over = game.is_over(state)
+        if not over and self.settle is not None and seat is not None:
+            state = self.settle(game, state, seat, depth)
             over = game.is_over(state)
         if not over and self.depth:
             state = self.rollout(game, state, rng, self.depth)
@@ -252,6 +260,8 @@ class MctsBot(Bot):
                 continue
             try:
                 after = play.apply(state.copy(game.layout) if play.fast else state, index, aid)
+                if self.settle is not None and not game.is_over(after):
+                    after = self.settle(game, after, me, len(state.flow))
             except RuleError:  # see search: this sample cannot be played on
                 continue
             v = self.value(game, after, sign, game.is_over(after))[me]
