@@ -362,12 +362,38 @@ def test_a_seat_that_answers_plays_its_own_best_answer_in_the_play_through(tmp_p
 def test_the_search_bot_values_its_leaves_after_the_same_play_through(tmp_path):
     """The search tree's leaves and its first look at each action are judged as the learned bot judges
     them, once what an action handed to another seat is played through: with one iteration the search
-    sells (the answer's 2 points are counted from the start); with no replies its first look keeps the
-    sure point and the one iteration goes there too."""
+    sells (the answer's 2 points are counted from the start); with no replies (its default) its first
+    look keeps the sure point and the one iteration goes there too."""
     from interpreter.analysis.train import initial_model
     game = load_game(write_game(tmp_path, OFFER))
     model = initial_model(game, [2])
     s = game.new_game(2, seed=1)
-    assert decide(SearchBot(1, model=model, iterations=1), game, s)["id"] == "sell"
-    assert decide(SearchBot(1, model=model, iterations=1, replies=0), game, s)["id"] == "keep"
-    assert SearchBot(1, replies=0).spec() == "search:iterations=100,replies=0"
+    assert decide(SearchBot(1, model=model, iterations=1, replies=8), game, s)["id"] == "sell"
+    assert decide(SearchBot(1, model=model, iterations=1), game, s)["id"] == "keep"
+    assert SearchBot(1, replies=8).spec() == "search:iterations=100,replies=8"
+
+
+@pytest.mark.parametrize("wide", [0, 1])
+def test_a_wide_search_gives_each_node_it_meets_a_child_for_every_action(tmp_path, wide):
+    """With `wide=1` the first visit to a node primes it as the root is primed: a child for each legal
+    action, with `prior` visits worth the position right after it, the walk going on from the best for
+    the seat deciding there; by default one untried action is tried per visit."""
+    from interpreter.analysis.train import initial_model
+    from interpreter.players.determinize import Determinizer
+    game = load_game(write_game(tmp_path, OFFER))
+    model = initial_model(game, [2])
+    s = game.new_game(2, seed=1)
+    seat = game.current_player(s)
+    ids = {a["id"]: a for a in game.legal_actions(s)}
+    bot = SearchBot(1, model=model, iterations=1, wide=wide)
+    bot.bind(game, 2)
+    root = bot.tree.search(game, Determinizer.of(game, game.view(s, seat)), seat, ids)
+    assert sorted(root.children) == ["keep", "sell"]
+    walked = root.children["keep"]  # the one look's best: the one iteration goes there
+    assert walked.visits == 5
+    if wide:
+        assert sorted(walked.children) == ["keep", "sell"]  # the other seat's trade, both priced
+        assert sorted(ch.visits for ch in walked.children.values()) == [4, 5]
+    else:
+        assert [ch.visits for ch in walked.children.values()] == [1]
+    assert bot.spec() == ("search:iterations=1" + (",wide=1" if wide else ""))

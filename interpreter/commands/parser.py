@@ -87,7 +87,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "another seat inside what it opened (an auction) is played through, every seat by its own "
                     "one look, at most N decisions (default 8; 0 none)\n"
                     "  search[:iterations=N]  the mcts tree with the learned model at its leaves (default 100); "
-                    "a leaf is played through as by learned (replies=N, default 8)\n"
+                    "replies=N: a leaf is played through as by learned (default 0); wide=1: every node "
+                    "met is priced action by action by the model (each seat's reply its best), 2-3x the "
+                    "cost per iteration\n"
                     "e.g. --bot mcts:ms=500, --seat 2=mcts:iterations=400,c=1",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("game", metavar="GAME", nargs="?", help="a game name under gamedefs/ or a game directory")

@@ -34,6 +34,9 @@ players, rollouts of 10 decisions left the values of the seat's moves a few hund
 then follow the exploration term) and 1,000 iterations did no better than 300, while rollouts of 40
 decisions (the default) won far more often at the same number of iterations (README, ladder).
 
+With `prime_all` (the search bot's `wide=1`) every node met for the first time is primed in the same way
+(`_expand`), the walk going on from its best child for the seat deciding there.
+
 The decision is the most visited action at the root. With an `iterations` budget the bot is
 deterministic under its seed; an `ms` budget stops at a wall-clock deadline.
 """
@@ -104,6 +107,7 @@ class MctsBot(Bot):
     # What plays on from the position a walk reached before it is valued: settle(game, state, seat, depth)
     # with the seat that made the walk's last move and the flow's depth where it made it (None: nothing).
     settle = None
+    prime_all = False  # every node met for the first time primed as the root is (`_expand`), not one child
 
     def __init__(self, seed: Any = None, iterations: int | None = None, ms: float | None = None,
                  c: float = DEFAULT_C, depth: int = DEFAULT_DEPTH, prior: int = DEFAULT_PRIOR,
@@ -194,6 +198,12 @@ class MctsBot(Bot):
             if not legal:  # a sample in which none of the seat's actions is legal: nothing to learn
                 break
             children = node.children
+            if self.prime_all and not children and node is not root:
+                best = self._expand(game, play, state, node, seat, depth, index, legal, sign, made)
+                if best is None:
+                    break
+                path.append(best[0])
+                return path, best[1]
             untried = [i for i in legal if i not in children]
             for i in legal:
                 child = children.get(i)
@@ -244,6 +254,31 @@ class MctsBot(Bot):
         """Each seat's value of a position the search reached (in 0..1): `reward` (the outcome at the
         end, the score margin before it); a search guided by a model values positions by the model."""
         return reward(game, state, sign, over)
+
+    def _expand(self, game, play, state, node, seat, depth, index, legal, sign, made):
+        """Give a node met for the first time a child for each legal action, with `prior` visits worth
+        the position right after it (as the root's, `_prime`): (the best child for `seat`, the values
+        of its position), None when no action can be played on this sample."""
+        k = max(1, self.prior)
+        children = node.children
+        best = None
+        for aid in legal:
+            try:
+                after = play.apply(state.copy(game.layout) if play.fast else state, index, aid)
+                over = game.is_over(after)
+                if self.settle is not None and not over:
+                    after = self.settle(game, after, seat, depth)
+                    over = game.is_over(after)
+                values = self.value(game, after, sign, over)
+            except RuleError:
+                continue
+            child = children[aid] = Node(seat)
+            made.append((children, aid))
+            child.visits = child.avail = k
+            child.total = k * values[seat]
+            if best is None or values[seat] > best[1][seat]:
+                best = (child, values)
+        return best
 
     def _prime(self, game, play, state, me, root, root_ids, sign) -> bool:
         """Give each of the seat's actions `prior` visits worth the position right after it (its value
