@@ -189,10 +189,10 @@ class SearchBot(Bot):
     the others have answered. With `wide=1` every node the walk meets for the first time is primed as
     the root is (a child for each action, worth the position right after it, the walk going on from the
     best for the seat deciding there) instead of trying one untried action at random: each seat's reply
-    is then its best by the model, not a random one, at two to three times the cost per iteration (at 4
-    players in Phoenicia it won 9 of 20 against mcts with 200 iterations, 65 ms; 3 of 10 without). The
-    play-through is off by default (SEARCH_REPLIES): against mcts it won 15 of 20 instead of 14 in Puerto
-    Rico at 2 players (350 iterations) but 11 instead of 15 in Phoenicia (500 iterations)."""
+    is then its best by the model, not a random one, at two to three times the cost per iteration (in
+    one shipped game at 4 players it won 9 of 20 against mcts with 200 iterations, 65 ms; 3 of 10
+    without). The play-through is off by default (SEARCH_REPLIES): against mcts it won one game of 20
+    more in one shipped game and four fewer in another (README, "The learned bots")."""
 
     name = "search"
 
