@@ -250,15 +250,17 @@ STALL = """
 """
 
 
-def test_bots_that_would_wait_forever_end_the_game_past_three_usual_lengths(tmp_path):
+@pytest.mark.parametrize("kind", [LearnedBot, SearchBot])
+def test_bots_that_would_wait_forever_end_the_game_past_three_usual_lengths(tmp_path, kind):
     """A model that prefers waiting, at both seats, would run into the round limit; past STALL_LENGTHS
-    times the usual length each bot plays a random move now and then (seeded), so the game ends."""
+    times the usual length each bot (the learned one, the search on its model) plays a random move now
+    and then (seeded), so the game ends."""
     game = load_game(write_game(tmp_path, STALL))
     hate_going = {f"{b}.var.goes": -1.0 for b in ("early", "middle", "late")}
     model = ValueModel(game.id, rules_hash(game), [2], {"score": hate_going, "result": {}}, {2: 10.0}, scale=1.0)
     ends = []
     for seed in range(3):
-        bots = [LearnedBot(seed * 10 + p, model=model) for p in range(2)]
+        bots = [kind(seed * 10 + p, model=model) for p in range(2)]
         s = game.new_game(2, seed=seed)
         while not game.is_over(s):
             seat = game.current_player(s)

@@ -94,7 +94,7 @@ class LearnedBot(Bot):
         if len(actions) == 1:
             return actions[0]
         chance = self.explore
-        if view["decisions"] > STALL_LENGTHS * self.judge(game, view["players"]).length(view["players"]):
+        if stalled(view, self.judge(game, view["players"])):
             chance = max(chance, STALL_EXPLORE)
         if chance and self.rng.random() < chance:
             return actions[self.rng.randrange(len(actions))]
@@ -141,6 +141,12 @@ class LearnedBot(Bot):
                     totals[i] += v
                     counted[i] += 1
         return [t / c if c else -math.inf for t, c in zip(totals, counted)]
+
+def stalled(view, judge) -> bool:
+    """Has the game run past STALL_LENGTHS times the model's usual length (bots that judge alike may each
+    prefer to wait forever: the leader to keep its lead, nobody buying)."""
+    return view["decisions"] > STALL_LENGTHS * judge.length(view["players"])
+
 
 def play_through(game, judge, s, me: int, depth: int, fast: bool, replies: int = REPLIES,
                  positions: int = REPLY_POSITIONS):
@@ -250,6 +256,8 @@ class SearchBot(Bot):
         if len(actions) == 1:
             return actions[0]
         self.bind(game, view["players"])
+        if stalled(view, self._judge) and self.rng.random() < STALL_EXPLORE:  # as the learned bot
+            return actions[self.rng.randrange(len(actions))]
         return self.tree.choose(game, view, actions)
 
     def bind(self, game, players: int) -> None:
