@@ -183,6 +183,8 @@ def _init_local(game_or_origin) -> None:
     # Ctrl-C at the terminal reaches every process of the group: the caller stops the workers and keeps
     # what they finished; a worker that took the interrupt itself would print a traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):  # forked with Ctrl-C held back (map_local): now it is ignored
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     _worker_game = game_or_origin if not isinstance(game_or_origin, tuple) else _load(*game_or_origin)
 
 
@@ -214,13 +216,37 @@ def map_local(game, fn: Callable, work: list, jobs: int, finished: dict | None =
     else:
         ctx, init = multiprocessing.get_context("spawn"), _origin(game)
     finished = {} if finished is None else finished
-    with ctx.Pool(processes=max(1, min(jobs, len(work))), initializer=_init_local, initargs=(init,)) as pool:
+    # Ctrl-C is held back while the workers are forked: one that arrived inside a fork was lost (Python
+    # ignores an exception raised in an at-fork hook, and the run went on to its end); held, it is raised
+    # once the pool exists, and the pool is then stopped.
+    held = _hold_interrupts()
+    try:
+        pool = ctx.Pool(processes=max(1, min(jobs, len(work))), initializer=_init_local, initargs=(init,))
+    except BaseException:
+        _release_interrupts(held)
+        raise
+    with pool:
+        _release_interrupts(held)
         nxt = 0
         for i, result in pool.imap_unordered(_placed, [(i, fn, item) for i, item in enumerate(work)]):
             finished[i] = result
             while nxt in finished:
                 yield finished.pop(nxt)
                 nxt += 1
+
+
+def _hold_interrupts():
+    """Block SIGINT for the main thread (and the threads and processes it starts); the mask before, or
+    None where signals cannot be blocked or this is not the main thread."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+
+
+def _release_interrupts(held) -> None:
+    """Restore the mask `_hold_interrupts` returned: a SIGINT that came meanwhile is delivered now."""
+    if held is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def _placed(args):
