@@ -264,13 +264,8 @@ class MctsBot(Bot):
         best = None
         for aid in legal:
             try:
-                after = play.apply(state.copy(game.layout) if play.fast else state, index, aid)
-                over = game.is_over(after)
-                if self.settle is not None and not over:
-                    after = self.settle(game, after, seat, depth)
-                    over = game.is_over(after)
-                values = self.value(game, after, sign, over)
-            except RuleError:
+                values = self._look(game, play, state, index, aid, seat, depth, sign)
+            except RuleError:  # see search: this sample cannot be played on
                 continue
             child = children[aid] = Node(seat)
             made.append((children, aid))
@@ -279,6 +274,14 @@ class MctsBot(Bot):
             if best is None or values[seat] > best[1][seat]:
                 best = (child, values)
         return best
+
+    def _look(self, game, play, state, index, aid, seat, depth, sign) -> list[float]:
+        """Each seat's value of the position right after `seat` plays `aid` on (a copy of) `state`, what it
+        handed to other seats settled first (`settle`). RuleError where this sample cannot be played on."""
+        after = play.apply(state.copy(game.layout) if play.fast else state, index, aid)
+        if self.settle is not None and not game.is_over(after):
+            after = self.settle(game, after, seat, depth)
+        return self.value(game, after, sign, game.is_over(after))
 
     def _prime(self, game, play, state, me, root, root_ids, sign) -> bool:
         """Give each of the seat's actions `prior` visits worth the position right after it (its value
@@ -294,12 +297,9 @@ class MctsBot(Bot):
             if aid not in index:
                 continue
             try:
-                after = play.apply(state.copy(game.layout) if play.fast else state, index, aid)
-                if self.settle is not None and not game.is_over(after):
-                    after = self.settle(game, after, me, len(state.flow))
+                v = self._look(game, play, state, index, aid, me, len(state.flow), sign)[me]
             except RuleError:  # see search: this sample cannot be played on
                 continue
-            v = self.value(game, after, sign, game.is_over(after))[me]
             if root_ids[aid].get("action") == PASS_ACTION:
                 v -= PASS_PENALTY
             child = root.children[aid] = Node(me)
