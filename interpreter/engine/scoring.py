@@ -37,6 +37,8 @@ class Scoring:
             elif x is not None:
                 self.score_items.append((iid, label_of(item, iid), x.f, u.n,
                                          _where(w, ("scoring", "items", iid, "expr"), f"scoring item {iid}")))
+        # (id, f, a fresh environment to copy): the fast path of score_breakdown
+        self._fast_items = [(iid, f, [None] * max(2, n)) for iid, _lab, f, n, _where in self.score_items]
         self.tiebreaks = []
         for i, t in enumerate(sc.get("tiebreak") or []):
             u = Unit(player=True)
@@ -61,13 +63,15 @@ class Scoring:
             # The common case first, with no checks between the items (bots read the scores of every
             # position they judge); any surprise (a fault, a value not an int) reads them again carefully.
             s.budget = 0
-            items = self.score_items
+            items = self._fast_items
             try:
                 out = []
                 for pl in range(s.n):
                     row = {}
-                    for iid, _lab, f, n, _where in items:
-                        v = f(s, [pl, None] + [None] * (n - 2))
+                    for iid, f, env in items:
+                        e = env[:]
+                        e[0] = pl
+                        v = f(s, e)
                         if type(v) is not int:
                             raise TypeError
                         row[iid] = v

@@ -244,7 +244,12 @@ class Modifiers:
         base = self.layout.G + pl * self.layout.PZ
         top = base + self.layout.PZ
         loc = s.loc
-        mine = [x for x in self._pieces_of_type(s.types).get(tname, ()) if loc[x] is not None and base <= loc[x] < top]
+        of_type = self._pieces_of_type(s.types).get(tname, ())
+        if len(of_type) == 1:  # (the common case: one piece of the type in the game)
+            z = loc[of_type[0]]
+            mine = of_type if z is not None and base <= z < top else ()
+        else:
+            mine = [x for x in of_type if loc[x] is not None and base <= loc[x] < top]
         if len(mine) > 1:
             zones = s.zones
             mine.sort(key=lambda x: (loc[x], zones[loc[x]].index(x)))

@@ -122,8 +122,9 @@ class Evaluator:
             self.dense[h] = dense
             self.unknown[h] = missing
         self.compiled = {h: self._compile(d) for h, d in self.dense.items()}
-        # Per head, a large zone's weights by piece type summed once per list of pieces (see _seat): kept
-        # while the pieces' types are the same list (a sampled state shares its decision's list).
+        # Per head, a large zone's weights by piece type and field summed once per list of pieces and their
+        # field values (see _seat, _table): kept while the pieces' types are the same list (a sampled state
+        # shares its decision's list).
         self._memo_types, self._memo = None, {}
 
     def _compile(self, w):
@@ -268,11 +269,7 @@ class Evaluator:
         lay = self.space.layout
         zbase = lay.G + pl * lay.PZ
         zones, types, ti, fields = s.zones, s.types, self.space.type_index, s.fields
-        if types is not self._memo_types:
-            self._memo_types, self._memo = types, {}
-        memo = self._memo.get(id(c))
-        if memo is None or len(memo) > CACHED_ZONES_KEPT:
-            memo = self._memo[id(c)] = {}
+        memo = self._sums_memo(types, c)
         for zw in c["zones"]:
             pieces = zones[zbase + zw.offset]
             if not pieces:
@@ -289,31 +286,24 @@ class Evaluator:
             if own_seen is not True and own_seen is not False:  # a `top` pile: its top N, for everyone
                 pieces = pieces[:own_seen]
                 own_seen = other_seen = True
-            by_type = zw.by_type
-            if by_type is not None:
-                if n < CACHED_ZONE_SIZE:
-                    a, b, d, x = _type_sums(pieces, by_type, ti, types, own_seen, other_seen)
-                else:  # a board of spaces: the same pieces, decision after decision
-                    key = (zw.offset, own_seen, other_seen, tuple(pieces))
+            if zw.by_type is None and not zw.fields:
+                continue
+            if n < CACHED_ZONE_SIZE:
+                a, b, d, x = _zone_sums(pieces, zw, ti, types, fields, own_seen, other_seen)
+            else:  # a board of spaces: the same pieces (and field values), decision after decision
+                key = (zw.offset, own_seen, other_seen, tuple(pieces))
+                if zw.fields:
+                    key += tuple(tuple(map(fields[col].__getitem__, pieces)) for col, _k, _w in zw.fields)
+                try:
                     got = memo.get(key)
-                    if got is None:
-                        got = memo[key] = _type_sums(pieces, by_type, ti, types, own_seen, other_seen)
-                    a, b, d, x = got
-                e, m, l, o = e + a, m + b, l + d, o + x
-            for col, kind, weights in zw.fields:
-                column = fields[col]
-                for y in pieces:
-                    v = column[y]
-                    if v is None or v is False:
-                        continue
-                    v = v if kind == "int" else sum(v.values()) if kind == "map" else 1
-                    a, b, d, x = weights[ti[types[y]]]
-                    if own_seen:
-                        e += a * v
-                        m += b * v
-                        l += d * v
-                    if other_seen:
-                        o += x * v
+                except TypeError:  # a field value that is not hashable (a map): summed each time
+                    got = key = None
+                if got is None:
+                    got = _zone_sums(pieces, zw, ti, types, fields, own_seen, other_seen)
+                    if key is not None:
+                        memo[key] = got
+                a, b, d, x = got
+            e, m, l, o = e + a, m + b, l + d, o + x
         if pl < len(scores):
             t = 0
             items = c["items"]
@@ -332,6 +322,16 @@ class Evaluator:
                 l += d * t
                 o += x * t
         return e, m, l, o
+
+    def _sums_memo(self, types, c) -> dict:
+        """Head `c`'s large zones' sums, by their pieces and field values (kept while the pieces' types
+        are the same list, at most CACHED_ZONES_KEPT of them)."""
+        if types is not self._memo_types:
+            self._memo_types, self._memo = types, {}
+        memo = self._memo.get(id(c))
+        if memo is None or len(memo) > CACHED_ZONES_KEPT:
+            memo = self._memo[id(c)] = {}
+        return memo
 
     def _reference(self, s, x, zw, pl, own_ok, other_ok):
         """(early, middle, late, others) of the piece x a player var of seat `pl` holds."""
@@ -409,6 +409,7 @@ class Evaluator:
             if v:
                 total += wi * v
         zones, types, ti, fields = s.zones, s.types, self.space.type_index, s.fields
+        memo = None
         for tz in c["gzones"]:
             pieces = zones[tz.zone]
             if not pieces:
@@ -418,17 +419,25 @@ class Evaluator:
                 continue
             if tz.seen is not True:  # a `top` pile
                 pieces = pieces[:tz.seen]
-            by_type = tz.by_type
-            if by_type is not None:
-                for x in pieces:
-                    total += by_type[ti[types[x]]]
-            for col, kind, weights in tz.fields:
-                column = fields[col]
-                for x in pieces:
-                    v = column[x]
-                    if v is None or v is False:
-                        continue
-                    total += weights[ti[types[x]]] * (v if kind == "int" else sum(v.values()) if kind == "map" else 1)
+            if tz.by_type is None and not tz.fields:
+                continue
+            if len(pieces) < CACHED_ZONE_SIZE:
+                total += _table_sums(pieces, tz, ti, types, fields)
+                continue
+            if memo is None:
+                memo = self._sums_memo(types, c)
+            key = (-1 - tz.zone, tuple(pieces))  # (negative: apart from the seats' zone names)
+            if tz.fields:
+                key += tuple(tuple(map(fields[col].__getitem__, pieces)) for col, _k, _w in tz.fields)
+            try:
+                got = memo.get(key)
+            except TypeError:  # a field value that is not hashable (a map): summed each time
+                got = key = None
+            if got is None:
+                got = _table_sums(pieces, tz, ti, types, fields)
+                if key is not None:
+                    memo[key] = got
+            total += got
         if s.flow:
             nodes = self.game.nodes
             step = nodes[s.flow[-1][0]].step
@@ -469,16 +478,48 @@ class Evaluator:
         return self.utilities(s)[seat]
 
 
-def _type_sums(pieces, by_type, ti, types, own_seen, other_seen) -> tuple:
-    """(early, middle, late, others): what the types of `pieces` add in each block, as seen."""
+def _zone_sums(pieces, zw, ti, types, fields, own_seen, other_seen) -> tuple:
+    """(early, middle, late, others): what the types and fields of `pieces` (a zone's, weighed by `zw`)
+    add in each block, as seen (the blocks of the owner's own view if `own_seen`, `others` if `other_seen`)."""
     e = m = l = o = 0.0
-    for y in pieces:
-        a, b, d, x = by_type[ti[types[y]]]
-        e += a
-        m += b
-        l += d
-        o += x
+    by_type = zw.by_type
+    if by_type is not None:
+        for y in pieces:
+            a, b, d, x = by_type[ti[types[y]]]
+            e += a
+            m += b
+            l += d
+            o += x
+    for col, kind, weights in zw.fields:
+        column = fields[col]
+        for y in pieces:
+            v = column[y]
+            if v is None or v is False:
+                continue
+            v = v if kind == "int" else sum(v.values()) if kind == "map" else 1
+            a, b, d, x = weights[ti[types[y]]]
+            e += a * v
+            m += b * v
+            l += d * v
+            o += x * v
     return (e, m, l, o) if own_seen and other_seen else (e, m, l, 0.0) if own_seen else (0.0, 0.0, 0.0, o)
+
+
+def _table_sums(pieces, tz, ti, types, fields) -> float:
+    """What the types and fields of `pieces` (a table zone's, weighed by `tz`) add."""
+    total = 0.0
+    by_type = tz.by_type
+    if by_type is not None:
+        for x in pieces:
+            total += by_type[ti[types[x]]]
+    for col, kind, weights in tz.fields:
+        column = fields[col]
+        for x in pieces:
+            v = column[x]
+            if v is None or v is False:
+                continue
+            total += weights[ti[types[x]]] * (v if kind == "int" else sum(v.values()) if kind == "map" else 1)
+    return total
 
 
 def result_share(outcome: dict, seat: int) -> float:
