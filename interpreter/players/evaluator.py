@@ -291,18 +291,8 @@ class Evaluator:
             if n < CACHED_ZONE_SIZE:
                 a, b, d, x = _zone_sums(pieces, zw, ti, types, fields, own_seen, other_seen)
             else:  # a board of spaces: the same pieces (and field values), decision after decision
-                key = (zw.offset, own_seen, other_seen, tuple(pieces))
-                if zw.fields:
-                    key += tuple(tuple(map(fields[col].__getitem__, pieces)) for col, _k, _w in zw.fields)
-                try:
-                    got = memo.get(key)
-                except TypeError:  # a field value that is not hashable (a map): summed each time
-                    got = key = None
-                if got is None:
-                    got = _zone_sums(pieces, zw, ti, types, fields, own_seen, other_seen)
-                    if key is not None:
-                        memo[key] = got
-                a, b, d, x = got
+                a, b, d, x = _kept(memo, (zw.offset, own_seen, other_seen), pieces, zw.fields, fields,
+                                   _zone_sums, pieces, zw, ti, types, fields, own_seen, other_seen)
             e, m, l, o = e + a, m + b, l + d, o + x
         if pl < len(scores):
             t = 0
@@ -426,18 +416,8 @@ class Evaluator:
                 continue
             if memo is None:
                 memo = self._sums_memo(types, c)
-            key = (-1 - tz.zone, tuple(pieces))  # (negative: apart from the seats' zone names)
-            if tz.fields:
-                key += tuple(tuple(map(fields[col].__getitem__, pieces)) for col, _k, _w in tz.fields)
-            try:
-                got = memo.get(key)
-            except TypeError:  # a field value that is not hashable (a map): summed each time
-                got = key = None
-            if got is None:
-                got = _table_sums(pieces, tz, ti, types, fields)
-                if key is not None:
-                    memo[key] = got
-            total += got
+            total += _kept(memo, (-1 - tz.zone,), pieces, tz.fields, fields,  # (apart from the seats' zones)
+                           _table_sums, pieces, tz, ti, types, fields)
         if s.flow:
             nodes = self.game.nodes
             step = nodes[s.flow[-1][0]].step
@@ -476,6 +456,21 @@ class Evaluator:
 
     def utility(self, s, seat: int) -> float:
         return self.utilities(s)[seat]
+
+
+def _kept(memo, where, pieces, weighed, fields, compute, *args):
+    """`compute(*args)`, kept in `memo` by `where`, the pieces and the values of the `weighed` fields
+    they have: computed each time where a field value is not hashable (a map)."""
+    key = where + (tuple(pieces),)
+    if weighed:
+        key += tuple(tuple(map(fields[col].__getitem__, pieces)) for col, _k, _w in weighed)
+    try:
+        got = memo.get(key)
+    except TypeError:
+        return compute(*args)
+    if got is None:
+        got = memo[key] = compute(*args)
+    return got
 
 
 def _zone_sums(pieces, zw, ti, types, fields, own_seen, other_seen) -> tuple:
