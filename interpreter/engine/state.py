@@ -137,8 +137,7 @@ def to_json(s: State, layout: Layout, game_id: str) -> dict:
         "player_zones": [{pzn[j]: list(s.zones[G + pl * PZ + j]) for j in range(PZ)}
                          for pl in range(len(s.p))],  # the players, then any scripted seats
         "pieces": {"types": list(s.types),
-                   "fields": {f: [v if type(v) in _SCALARS else _plain(v) for v in s.fields[c]]
-                              for f, c in layout.fields.items()}},
+                   "fields": {f: _column(s.fields[c], _plain) for f, c in layout.fields.items()}},
         "flow": [_plain(f) for f in s.flow],
     }
     if s.faces:
@@ -156,6 +155,13 @@ def map_index(s, layout) -> tuple:
 
 
 _SCALARS = frozenset((int, bool, str, float, type(None)))  # copied as they are (the fast path of a column)
+
+
+def _column(values, convert) -> list:
+    """A field column's values copied, `convert` applied to each that is not a scalar (a map's dict)."""
+    if set(map(type, values)) <= _SCALARS:  # (the common case, checked without a Python loop)
+        return list(values)
+    return [v if type(v) in _SCALARS else convert(v) for v in values]
 
 
 def _plain(v):
@@ -202,8 +208,7 @@ def from_json(d: dict, layout: Layout, game_id: str) -> State:
             zones.extend(list(row[k]) for k in layout.pzones)
         s.zones = zones
         s.types = list(d["pieces"]["types"])
-        s.fields = [[v if type(v) in _SCALARS else _load(v) for v in d["pieces"]["fields"][f]]
-                    for f in layout.fields]
+        s.fields = [_column(d["pieces"]["fields"][f], _load) for f in layout.fields]
         s.mapidx = map_index(s, layout)
         s.loc = [None] * len(s.types)
         for zi, z in enumerate(zones):

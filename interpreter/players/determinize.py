@@ -33,6 +33,7 @@ from __future__ import annotations
 import contextlib
 import random
 import weakref
+from itertools import chain
 from typing import Any
 
 from ..engine import knowledge as told_facts
@@ -179,7 +180,8 @@ class Determinizer:
                     known = pieces
                 else:
                     known = pieces
-                seen.update(x for x in known if x is not None)
+                seen.update(known)
+        seen.discard(None)  # (an unknown piece's place)
         ntypes = len(view["pieces"]["types"])
         self.unseen = [x for x in range(ntypes) if x not in seen]
         # What the seat was told of pieces it may not see, by place (`knowledge`): those places first.
@@ -317,8 +319,8 @@ class Determinizer:
             take: list = []
             if holds:
                 fitting = [by_type[t] for t in holds if t in by_type]
-                candidates = fitting[0] if len(fitting) == 1 else sorted(
-                    (x for xs in fitting for x in xs), key=at.__getitem__)
+                candidates = fitting[0] if len(fitting) == 1 else sorted(chain.from_iterable(fitting),
+                                                                         key=at.__getitem__)
                 for x in candidates:
                     if x not in taken:
                         take.append(x)
