@@ -399,3 +399,50 @@ def test_a_wide_search_gives_each_node_it_meets_a_child_for_every_action(tmp_pat
     else:
         assert [ch.visits for ch in walked.children.values()] == [1]
     assert bot.spec() == ("search:iterations=1" + (",wide=1" if wide else ""))
+
+
+LAST_ROUND = """
+    game: {id: last_round, players: [2]}
+    vars:
+      global: {round: {}}
+      player: {points: {}}
+    end:
+      triggers:
+        bell: {}
+    steps:
+      move:
+        actions:
+          take: {effect: "player.points += 1"}
+          leave: {effect: "player.points += 0"}
+    flow:
+      - repeat:
+          - effect: "round += 1"
+          - {if: "round == 3", then: {effect: "end_game(bell)"}}
+          - each_player: {step: move}
+        until: "game_ending"
+        max: 10
+    scoring:
+      items:
+        points: {expr: "player.points"}
+"""
+
+
+def test_past_the_end_trigger_the_search_plays_the_rest_out_and_values_how_it_ends(tmp_path):
+    """A model that has points backwards misleads the search at every leaf it judges; with `finish=1`
+    a leaf past the end trigger (round 3, the last: the bell rang as it began) is played out at random to the
+    end and valued by the outcome, so in the last round the search takes the point; before the bell the
+    model still decides, and without `finish` it leaves the point in the last round too."""
+    game = load_game(write_game(tmp_path, LAST_ROUND))
+    backwards = {f"{b}.var.points": -2.0 for b in ("early", "middle", "late")}
+    model = ValueModel(game.id, rules_hash(game), [2], {"score": backwards, "result": {}}, {2: 6.0}, scale=1.0)
+    s = game.new_game(2, seed=1)
+    for _ in range(4):   # rounds 1 and 2: nobody takes; the bell rings as round 3 begins
+        s = game.apply(s, "leave")
+    assert s.ends == ["bell"] and not game.is_over(s)
+    first = game.new_game(2, seed=1)
+    assert decide(SearchBot(1, model=model, iterations=30, finish=1), game, first)["id"] == "leave"
+    assert decide(SearchBot(1, model=model, iterations=30, finish=1), game, s)["id"] == "take"
+    assert decide(SearchBot(1, model=model, iterations=30), game, s)["id"] == "leave"
+    assert SearchBot(1, finish=1).spec() == "search:iterations=100,finish=1"
+    with pytest.raises(BotSpecError):
+        make_bot("search:finish=-1", seed=1)

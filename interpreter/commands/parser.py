@@ -89,7 +89,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "  search[:iterations=N]  the mcts tree with the learned model at its leaves (default 100); "
                     "replies=N: a leaf is played through as by learned (default 0); wide=1: every node "
                     "met is priced action by action by the model (each seat's reply its best), 2-3x the "
-                    "cost per iteration\n"
+                    "cost per iteration; finish=K: past an end trigger a leaf is played out at random K times "
+                    "and valued by how the game ends\n"
                     "e.g. --bot mcts:ms=500, --seat 2=mcts:iterations=400,c=1",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("game", metavar="GAME", nargs="?", help="a game name under gamedefs/ or a game directory")

@@ -15,7 +15,7 @@ A bot is named by a spec `NAME` or `NAME:key=value,...` (`parse_bot_spec`):
 - `mcts[:iterations=N|ms=N,c=C,depth=D]`: information-set Monte Carlo tree search (see `mcts`).
 - `learned[:samples=K,replies=N,model=NAME]`: one look ahead judged by the game's learned value model (see
   `learned`).
-- `search[:iterations=N|ms=N,...,replies=N,wide=1]`: the MCTS tree with the learned model at its leaves (see
+- `search[:iterations=N|ms=N,...,replies=N,wide=1,finish=K]`: the MCTS tree with the learned model at its leaves (see
   `learned`).
 
 Each bot owns its random generator, seeded at construction: the same seed, game and views give the same
@@ -262,7 +262,7 @@ BOT_OPTIONS: dict[str, dict[str, type]] = {
     "mcts": {"iterations": int, "ms": float, "c": float, "depth": int, "prior": int},
     "learned": {"samples": int, "explore": float, "model": model_name, "replies": int},
     "search": {"iterations": int, "ms": float, "c": float, "depth": int, "prior": int, "model": model_name,
-               "replies": int, "wide": int},
+               "replies": int, "wide": int, "finish": int},
 }
 BOT_HELP = ("random | greedy[:depth=D] | mcts[:iterations=N|ms=N,c=C,depth=D,prior=P] | learned[:samples=K,replies=N] | "
             "search[:iterations=N|ms=N] (e.g. mcts:ms=500; iterations is reproducible, ms depends on the machine; "

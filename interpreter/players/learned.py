@@ -181,7 +181,7 @@ def play_through(game, judge, s, me: int, depth: int, fast: bool, replies: int =
 
 
 class SearchBot(Bot):
-    """Information-set MCTS guided by the learned value (`search[:iterations=N|ms=N,c=C,depth=D,prior=P,replies=N,wide=1]`):
+    """Information-set MCTS guided by the learned value (`search[:iterations=N|ms=N,c=C,depth=D,prior=P,replies=N,wide=1,finish=K]`):
     the tree of `mcts.MctsBot`, each leaf valued by the model instead of a long random rollout (`depth`
     random decisions first, default 0), and each of the seat's actions primed with `prior` visits worth
     its value by the model (the learned bot's view). A leaf's value is the chance the model gives the seat
@@ -198,13 +198,17 @@ class SearchBot(Bot):
     is then its best by the model, not a random one, at two to three times the cost per iteration (in
     one shipped game at 4 players it won 9 of 20 against mcts with 200 iterations, 65 ms; 3 of 10
     without). The play-through is off by default (SEARCH_REPLIES): against mcts it won one game of 20
-    more in one shipped game and four fewer in another (README, "The learned bots")."""
+    more in one shipped game and four fewer in another (README, "The learned bots"). With `finish=K` a
+    leaf past an end trigger (the game ends where the rules fix, the round's end, whatever is chosen now)
+    is played out at random K times to the end and valued by the outcome, as mcts values it: the model
+    judges a last round by what positions of the whole game were worth, and there misses points the end
+    pays (in one shipped game a seat's last scoring gave 29 points by the model's choices, 63 played out)."""
 
     name = "search"
 
     def __init__(self, seed: Any = None, iterations: int | None = None, ms: float | None = None, c: float = None,
                  depth: int = 0, prior: int = None, model: ValueModel | str | None = None,
-                 replies: int = None, wide: int = 0):
+                 replies: int = None, wide: int = 0, finish: int = 0):
         replies = SEARCH_REPLIES if replies is None else replies
         c = SEARCH_C if c is None else c
         if replies < 0:
@@ -221,6 +225,9 @@ class SearchBot(Bot):
         self.replies = replies
         self.wide = wide
         self.tree.prime_all = bool(wide)
+        if finish < 0:
+            raise BotSpecError("search: finish must not be negative")
+        self.finish = finish
         if replies:
             self.tree.settle = self._settle
         self._judge = None
@@ -234,6 +241,7 @@ class SearchBot(Bot):
         parts += [f"model={self.model}"] if isinstance(self.model, str) else []
         parts += [f"replies={self.replies}"] if self.replies != SEARCH_REPLIES else []
         parts += [f"wide={self.wide}"] if self.wide else []
+        parts += [f"finish={self.finish}"] if self.finish else []
         return "search:" + ",".join(parts)
 
     def _settle(self, game, state, seat: int, depth: int):
@@ -245,11 +253,31 @@ class SearchBot(Bot):
         from .mcts import reward
         if over:
             return reward(game, state, sign, True)
+        if self.finish and state.ends:
+            # The end is set (a trigger fired: the game ends where the rules say, the round's end):
+            # what remains is played out at random, `finish` times, and valued by how the game ends.
+            return self._finish(game, state, sign)
+        return self._judged(state)
+
+    def _judged(self, state) -> list[float]:
+        """Each seat's chance by the model to come out ahead (its margin scaled by what remains)."""
         judge = self._judge
         u = judge.utilities(state)
         spread = max(1.0, judge.model.scale) * (0.25 + 0.75 * math.sqrt(judge.remaining(state)))
         return [(1 - LEAF_MARGIN) / (1.0 + math.exp(-max(-30.0, min(30.0, v / spread)))) +
                 LEAF_MARGIN * (0.5 + 0.5 * v / (abs(v) + spread)) for v in u]
+
+    def _finish(self, game, state, sign: int) -> list[float]:
+        from .mcts import reward
+        from .rollout import random_rollout
+        total = None
+        for k in range(self.finish):
+            s = random_rollout(game, state.copy(game.layout) if k < self.finish - 1 else state, self.rng,
+                               FINISH_LIMIT)
+            over = game.is_over(s)
+            v = reward(game, s, sign, True) if over else self._judged(s)
+            total = v if total is None else [a + b for a, b in zip(total, v)]
+        return [t / self.finish for t in total]
 
     def choose(self, game, view, actions: list[dict]) -> dict:
         actions = self._actions(view, actions)
@@ -272,6 +300,7 @@ SEARCH_ITERATIONS = 100
 SEARCH_C = 0.5      # exploration: a model's values are surer than random rollouts'
 SEARCH_PRIOR = 4    # visits each of the seat's actions starts with, worth its value by the model
 SEARCH_REPLIES = 0  # decisions a leaf is played through (`play_through`): measured both ways, no clear gain
+FINISH_LIMIT = 400  # decisions a leaf past the end trigger is played out at most (`finish`)
 LEAF_MARGIN = 0.2   # as at the end of a game (`mcts.MARGIN_WEIGHT`): the part of a value the margin decides
 
 
