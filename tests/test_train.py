@@ -28,6 +28,16 @@ def test_the_same_seed_and_games_give_the_same_model_on_any_number_of_processes(
     assert other.heads != one.heads
 
 
+def test_a_budget_of_whole_generations_plays_whole_generations_at_every_count(tmp_path):
+    """Sixteen games at 2 and 3 players, four per count and generation: two generations of eight, the
+    same games a time budget stopping after two generations plays (the counts' shares are taken from
+    what the budget leaves at the generation's start: taken count by count, the 3-player games of the
+    second generation were cut to two and a third generation of two games followed)."""
+    game = load_game(write_game(tmp_path, INVEST.replace("players: [2]", "players: [2, 3]")))
+    model = train(game, [2, 3], seed=3, games=16, generation_games=4, jobs=1)
+    assert [h["games"] for h in model.trained["history"]] == [8, 16]
+
+
 def test_a_rows_targets_are_its_seats_final_score_and_share_of_the_win(invest):
     game = load_game(invest)
     model = initial_model(game, [2])

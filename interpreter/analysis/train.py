@@ -329,8 +329,10 @@ def train(game, players: list[int], seed: int = 1, games: int | None = None, min
         gen_rows: dict[bool, list] = {False: [], True: []}   # fitted rows, held-out rows
         gen_targets = {part: {h: [] for h in heads} for part in (False, True)}
         finals_all = []
+        # each count gets the same share of what the budget leaves (`played` grows inside the loop below)
+        share_left = None if games is None else max(1, (games - played) // len(players))
         for n in players:
-            count = generation_games if games is None else min(generation_games, max(1, (games - played) // len(players)))
+            count = generation_games if games is None else min(generation_games, share_left)
             seeds = [seed + 100_000 * generation + 1000 * n + i for i in range(count)]
             task = {"players": n, "model": model.to_json(), "explore": explore_rate(generation, explore),
                     "every": RECORD_EVERY, "expert": expert if generation > 1 else None,
