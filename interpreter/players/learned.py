@@ -213,6 +213,8 @@ class SearchBot(Bot):
         c = SEARCH_C if c is None else c
         if replies < 0:
             raise BotSpecError("search: replies must not be negative")
+        if finish < 0:
+            raise BotSpecError("search: finish must not be negative")
         prior = SEARCH_PRIOR if prior is None else prior
         super().__init__(seed)
         from .mcts import MctsBot
@@ -225,8 +227,6 @@ class SearchBot(Bot):
         self.replies = replies
         self.wide = wide
         self.tree.prime_all = bool(wide)
-        if finish < 0:
-            raise BotSpecError("search: finish must not be negative")
         self.finish = finish
         if replies:
             self.tree.settle = self._settle
