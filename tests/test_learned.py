@@ -446,3 +446,80 @@ def test_past_the_end_trigger_the_search_plays_the_rest_out_and_values_how_it_en
     assert SearchBot(1, finish=1).spec() == "search:iterations=100,finish=1"
     with pytest.raises(BotSpecError):
         make_bot("search:finish=-1", seed=1)
+
+
+# A turn is two decisions of the same step: a coin is a point now; a tile taken is nothing until the
+# turn's next decision places it for three (a tile not placed by the turn's end is lost).
+TWO_DECISIONS = """
+    game: {id: two_decisions, players: [2]}
+    vars:
+      global: {round: {}}
+      player: {points: {}, held: {}}
+    steps:
+      act:
+        actions:
+          coin: {effect: "player.points += 1"}
+          take: {if: "player.held == 0", effect: "player.held += 1"}
+          place:
+            if: "player.held > 0"
+            effect: |
+              player.held -= 1
+              player.points += 3
+    phases:
+      turn:
+        flow:
+          - step: act
+          - step: act
+          - effect: |
+              for p in players:
+                  p.held = 0
+    flow:
+      - repeat:
+          - effect: "round += 1"
+          - each_player: {call: turn}
+        until: "round == 3"
+    scoring:
+      items:
+        points: {expr: "player.points"}
+"""
+
+
+def test_with_own_the_learned_bot_plays_on_its_turns_later_decisions_before_judging(tmp_path):
+    """By the score so far a coin (1) beats a tile taken (0); played on through the turn's next decision
+    of the same step, the tile is placed for 3, the coin is followed by another coin (2): `own=1` takes
+    the tile, the one-step look the coin. The search bot's leaves and first looks are judged alike."""
+    from interpreter.analysis.train import initial_model
+    game = load_game(write_game(tmp_path, TWO_DECISIONS))
+    model = initial_model(game, [2])
+    s = game.new_game(2, seed=1)
+    assert decide(LearnedBot(1, model=model), game, s)["id"] == "coin"
+    assert decide(LearnedBot(1, model=model, own=1), game, s)["id"] == "take"
+    assert decide(SearchBot(1, model=model, iterations=1), game, s)["id"] == "coin"
+    assert decide(SearchBot(1, model=model, iterations=1, own=1), game, s)["id"] == "take"
+    assert LearnedBot(1, own=2).spec() == "learned:own=2" and SearchBot(1, own=2).spec() == "search:iterations=100,own=2"
+    with pytest.raises(BotSpecError):
+        make_bot("learned:own=-1")
+
+
+def test_the_own_run_stops_where_the_turn_moves_on_to_another_step(tmp_path):
+    """A look one decision further down one action's line than down another's favours the action that
+    keeps the turn: here waiting leads to a step that pays 2 to a seat without points, while a coin pays
+    1 and is followed by the same step for nothing. The own run goes deeper into what the seat decides
+    and through the same step again, never into the turn's next step, so the coin is taken."""
+    from interpreter.analysis.train import initial_model
+    text = TWO_DECISIONS.replace('''          - step: act
+          - step: act''', '''          - step: choose
+          - step: work''').replace('''    steps:
+      act:''', '''    steps:
+      choose:
+        actions:
+          coin: {effect: "player.points += 1"}
+          wait: {effect: "player.held += 0"}
+      work:
+        actions:
+          work: {effect: "player.points += 2 if player.points == 0 else 0"}
+      act:''')
+    game = load_game(write_game(tmp_path, text))
+    model = initial_model(game, [2])
+    s = game.new_game(2, seed=1)
+    assert decide(LearnedBot(1, model=model, own=3), game, s)["id"] == "coin"

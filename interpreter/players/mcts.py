@@ -104,8 +104,8 @@ class MctsBot(Bot):
     # The most it may think per decision, in ms, whatever its budget (None: no ceiling). A host that runs
     # bots for others (the web table) sets it, so that `iterations=N` cannot hold a worker for ever.
     ceiling_ms: float | None = None
-    # What plays on from the position a walk reached before it is valued: settle(game, state, seat, depth)
-    # with the seat that made the walk's last move and the flow's depth where it made it (None: nothing).
+    # What plays on from the position a walk reached before it is valued: settle(game, state, seat, where)
+    # with the seat that made the walk's last move and where in the flow it made it (`flow_at`; None: nothing).
     settle = None
     prime_all = False  # every node met for the first time primed as the root is (`_expand`), not one child
 
@@ -187,10 +187,10 @@ class MctsBot(Bot):
         rng, c = self.rng, self.c
         node, path = root, [root]
         over = game.is_over(state)
-        seat = depth = None  # who made the last move of the walk, and the flow's depth where they made it
+        seat = where = None  # who made the last move of the walk, and where in the flow they made it
         while not over:
             seat = game.current_player(state)
-            depth = len(state.flow)
+            where = flow_at(game, state)
             index = play.menu(state)
             legal = list(index)
             if node is root:
@@ -199,7 +199,7 @@ class MctsBot(Bot):
                 break
             children = node.children
             if self.prime_all and not children and node is not root:
-                best = self._expand(game, play, state, node, seat, depth, index, legal, sign, made)
+                best = self._expand(game, play, state, node, seat, where, index, legal, sign, made)
                 if best is None:
                     break
                 path.append(best[0])
@@ -224,7 +224,7 @@ class MctsBot(Bot):
             path.append(node)
             over = game.is_over(state)
         if not over and self.settle is not None and seat is not None:
-            state = self.settle(game, state, seat, depth)
+            state = self.settle(game, state, seat, where)
             over = game.is_over(state)
         if not over and self.depth:
             state = self.rollout(game, state, rng, self.depth)
@@ -255,7 +255,7 @@ class MctsBot(Bot):
         end, the score margin before it); a search guided by a model values positions by the model."""
         return reward(game, state, sign, over)
 
-    def _expand(self, game, play, state, node, seat, depth, index, legal, sign, made):
+    def _expand(self, game, play, state, node, seat, where, index, legal, sign, made):
         """Give a node met for the first time a child for each legal action, with `prior` visits worth
         the position right after it (as the root's, `_prime`): (the best child for `seat`, the values
         of its position), None when no action can be played on this sample."""
@@ -264,7 +264,7 @@ class MctsBot(Bot):
         best = None
         for aid in legal:
             try:
-                values = self._look(game, play, state, index, aid, seat, depth, sign)
+                values = self._look(game, play, state, index, aid, seat, where, sign)
             except RuleError:  # see search: this sample cannot be played on
                 continue
             child = children[aid] = Node(seat)
@@ -275,12 +275,12 @@ class MctsBot(Bot):
                 best = (child, values)
         return best
 
-    def _look(self, game, play, state, index, aid, seat, depth, sign) -> list[float]:
+    def _look(self, game, play, state, index, aid, seat, where, sign) -> list[float]:
         """Each seat's value of the position right after `seat` plays `aid` on (a copy of) `state`, what it
         handed to other seats settled first (`settle`). RuleError where this sample cannot be played on."""
         after = play.apply(state.copy(game.layout) if play.fast else state, index, aid)
         if self.settle is not None and not game.is_over(after):
-            after = self.settle(game, after, seat, depth)
+            after = self.settle(game, after, seat, where)
         return self.value(game, after, sign, game.is_over(after))
 
     def _prime(self, game, play, state, me, root, root_ids, sign) -> bool:
@@ -297,7 +297,7 @@ class MctsBot(Bot):
             if aid not in index:
                 continue
             try:
-                v = self._look(game, play, state, index, aid, me, len(state.flow), sign)[me]
+                v = self._look(game, play, state, index, aid, me, flow_at(game, state), sign)[me]
             except RuleError:  # see search: this sample cannot be played on
                 continue
             if root_ids[aid].get("action") == PASS_ACTION:
@@ -327,6 +327,12 @@ class Player:
         if self.fast:
             return fastpath.apply_index(self.game, state, index[aid], owned=True)
         return self.game.apply(state, aid)
+
+
+def flow_at(game, state) -> tuple:
+    """Where in the flow a seat decides: (the flow's depth, the id of the step it decides in)."""
+    step = game.nodes[state.flow[-1][0]].step
+    return len(state.flow), step.id if step is not None else None
 
 
 def _legal(game, state):
