@@ -174,21 +174,11 @@ def play_through(game, judge, s, me: int, depth: int, fast: bool, replies: int =
         q = game.current_player(s)
         if k == 0 and q == me:  # the seat goes on deciding: nothing handed to another seat
             break
-        if fast:
-            count = fastpath.legal_count(game, s)
-            options = (fastpath.apply_index(game, s, i) for i in range(count))
-        else:
-            ids = [a["id"] for a in game.legal_actions(s, labels=False)]
-            count, options = len(ids), (game.apply(s, x) for x in ids)
+        nxt, count = one_look(game, judge, s, q, fast, positions - judged)
         judged += count
-        if not count or judged > positions:
+        if nxt is None:
             break
-        best, best_v = s, -math.inf
-        for u in options:  # (they are made from `s`: it changes only once they are all judged)
-            v = judge.utilities(u)[q]
-            if v > best_v:
-                best, best_v = u, v
-        s = best
+        s = nxt
     return s
 
 
@@ -218,22 +208,31 @@ def play_own(game, judge, s, me: int, where: tuple, fast: bool, steps: int,
             break
         if len(s.flow) < depth or (len(s.flow) == depth and flow_at(game, s)[1] != at):
             break
-        if fast:
-            count = fastpath.legal_count(game, s)
-            options = (fastpath.apply_index(game, s, i) for i in range(count))
-        else:
-            ids = [a["id"] for a in game.legal_actions(s, labels=False)]
-            count, options = len(ids), (game.apply(s, x) for x in ids)
+        nxt, count = one_look(game, judge, s, me, fast, positions - judged)
         judged += count
-        if not count or judged > positions:
+        if nxt is None:
             break
-        best, best_v = s, -math.inf
-        for u in options:
-            v = judge.utilities(u)[me]
-            if v > best_v:
-                best, best_v = u, v
-        s = best
+        s = nxt
     return s
+
+
+def one_look(game, judge, s, q: int, fast: bool, budget: int):
+    """(the position after seat `q`'s best action in `s` by the model, the number of actions judged), or
+    (None, that number) when `s` offers no action or more than `budget`."""
+    if fast:
+        count = fastpath.legal_count(game, s)
+        options = (fastpath.apply_index(game, s, i) for i in range(count))
+    else:
+        ids = [a["id"] for a in game.legal_actions(s, labels=False)]
+        count, options = len(ids), (game.apply(s, x) for x in ids)
+    if not count or count > budget:
+        return None, count
+    best, best_v = None, -math.inf
+    for u in options:  # (they are made from `s`: it changes only once they are all judged)
+        v = judge.utilities(u)[q]
+        if v > best_v:
+            best, best_v = u, v
+    return best, count
 
 
 class SearchBot(Bot):
