@@ -132,6 +132,7 @@ class LearnedBot(Bot):
                 if sealed:
                     state = game.conceal(state, me)
                 index = _menu_index(game, state) if fast and not sealed else None
+                where = flow_at(game, state)
                 for i, a in enumerate(actions):
                     try:
                         if sealed:
@@ -144,7 +145,7 @@ class LearnedBot(Bot):
                         else:
                             after = game.apply(state, a["id"])
                         if not sealed:
-                            after = play_on(game, judge, after, me, flow_at(game, state), fast, self.replies, self.own)
+                            after = play_on(game, judge, after, me, where, fast, self.replies, self.own)
                         v = judge.utilities(after)[me]
                     except (RuleError, IllegalAction):  # a sample the rules cannot play on: no measure of it
                         continue
@@ -167,19 +168,13 @@ def play_through(game, judge, s, me: int, depth: int, fast: bool, replies: int =
     than `depth` (where the seat decided), every seat, this one too, plays its one-step choice by the
     model on this sampled state, at most `replies` decisions and `positions` positions judged. `s` itself
     when the seat goes on deciding. One step would judge the auction half-way, its card not yet anybody's."""
-    judged = 0
-    for k in range(replies):
-        if len(s.flow) <= depth or game.is_over(s) or game.is_simultaneous(s):
-            break
+    def deciding(k, s):
+        if len(s.flow) <= depth:
+            return None
         q = game.current_player(s)
-        if k == 0 and q == me:  # the seat goes on deciding: nothing handed to another seat
-            break
-        nxt, count = one_look(game, judge, s, q, fast, positions - judged)
-        judged += count
-        if nxt is None:
-            break
-        s = nxt
-    return s
+        return None if k == 0 and q == me else q  # at first: the seat goes on deciding, nothing handed on
+
+    return walk(game, judge, s, fast, replies, positions, deciding)
 
 
 def play_on(game, judge, s, me: int, where: tuple, fast: bool, replies: int, own: int):
@@ -202,13 +197,27 @@ def play_own(game, judge, s, me: int, where: tuple, fast: bool, steps: int,
     another's favours the action that keeps the turn). At most `steps` decisions and `positions` positions
     judged. `s` itself when another seat decides."""
     depth, at = where
+
+    def deciding(_k, s):
+        if game.current_player(s) != me or len(s.flow) < depth:
+            return None
+        return None if len(s.flow) == depth and flow_at(game, s)[1] != at else me
+
+    return walk(game, judge, s, fast, steps, positions, deciding)
+
+
+def walk(game, judge, s, fast: bool, steps: int, positions: int, deciding):
+    """Play on from `s`, at most `steps` decisions and `positions` positions judged, each by the one look
+    of the seat `deciding(k, s)` names at the k-th decision (None: stop there; so does the game's end or
+    a sealed choice)."""
     judged = 0
-    for _ in range(steps):
-        if game.is_over(s) or game.is_simultaneous(s) or game.current_player(s) != me:
+    for k in range(steps):
+        if game.is_over(s) or game.is_simultaneous(s):
             break
-        if len(s.flow) < depth or (len(s.flow) == depth and flow_at(game, s)[1] != at):
+        q = deciding(k, s)
+        if q is None:
             break
-        nxt, count = one_look(game, judge, s, me, fast, positions - judged)
+        nxt, count = one_look(game, judge, s, q, fast, positions - judged)
         judged += count
         if nxt is None:
             break
