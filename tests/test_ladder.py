@@ -27,7 +27,8 @@ def test_bot_specs_name_a_bot_and_its_options():
     assert make_bot("greedy:depth=1", 1).depth == 1
     for bad, words in (("mcts:budget=3", "not an option of mcts"), ("mcts:ms=fast", "ms must be a float"),
                        ("clever", "unknown bot"), ("mcts:ms=5,iterations=3", "not both"),
-                       ("greedy:depth=-1", "negative")):
+                       ("greedy:depth=-1", "negative"), ("mcts:ms=nan", "finite number"),
+                       ("mcts:c=inf", "finite number")):
         with pytest.raises(BotSpecError, match=words):
             make_bot(bad, 1)
 

@@ -523,3 +523,72 @@ def test_the_own_run_stops_where_the_turn_moves_on_to_another_step(tmp_path):
     model = initial_model(game, [2])
     s = game.new_game(2, seed=1)
     assert decide(LearnedBot(1, model=model, own=3), game, s)["id"] == "coin"
+
+
+# A point now, or an edge: what the model's result head says wins games (in La Granja, the siesta track:
+# its points are few, but it breaks ties and ends the game when its holder leads).
+POINT_OR_EDGE = """
+    game: {id: point_or_edge, players: [2]}
+    vars:
+      global: {round: {}}
+      player: {points: {}, edge: {}}
+    steps:
+      act:
+        actions:
+          point: {effect: "player.points += 1"}
+          edge: {effect: "player.edge += 1"}
+    flow:
+      - repeat:
+          - effect: "round += 1"
+          - each_player: {step: act}
+        until: "round == 3"
+    scoring:
+      items:
+        points: {expr: "player.points"}
+"""
+
+
+@pytest.mark.parametrize("kind", [LearnedBot, SearchBot])
+def test_with_win_a_seat_weighs_its_chance_to_win_beside_its_margin(tmp_path, kind):
+    """The score head counts the points, the result head the edge (half a win each): by the margin alone
+    (`win=0`) a point is worth more; by default (`win=4`) the chance to win, at four times the score
+    scale, outweighs it."""
+    game = load_game(write_game(tmp_path, POINT_OR_EDGE))
+    blocks = ("early", "middle", "late")
+    heads = {"score": {f"{b}.score.total": 1.0 for b in blocks}, "result": {f"{b}.var.edge": 0.5 for b in blocks}}
+    model = ValueModel(game.id, rules_hash(game), [2], heads, {2: 6.0}, scale=1.0)
+    s = game.new_game(2, seed=1)
+    options = {"iterations": 1} if kind is SearchBot else {}
+    assert decide(kind(1, model=model, win=0, **options), game, s)["id"] == "point"
+    assert decide(kind(1, model=model, **options), game, s)["id"] == "edge"
+    assert decide(kind(1, model=model, win=1, **options), game, s)["id"] == "point"   # 1 × 0.5 < 1 point
+    assert kind(1, win=0).spec().endswith("win=0") and "win" not in kind(1, win=4).spec()
+    for bad in ("-1", "nan", "1e9"):
+        with pytest.raises(BotSpecError):
+            make_bot(f"{kind.name}:win={bad}")
+
+
+def test_the_chance_to_win_counts_only_where_seats_compete(tmp_path):
+    """In a cooperative game the shared result already comes first: `win` leaves its utilities as they are;
+    at the end of a game the outcome's shares are weighed as the result head's prediction would be."""
+    game = load_game(write_game(tmp_path, POINT_OR_EDGE))
+    blocks = ("early", "middle", "late")
+    heads = {"score": {f"{b}.score.total": 1.0 for b in blocks}, "result": {f"{b}.var.edge": 0.5 for b in blocks}}
+    judge = ValueModel(game.id, rules_hash(game), [2], heads, {2: 6.0}, scale=1.0).bind(game)
+    s = game.new_game(2, seed=1)
+    s = game.apply(s, "edge")
+    assert judge.aiming(4).utilities(s)[0] == pytest.approx(judge.utilities(s)[0] + 4 * 0.5)
+    assert judge.aiming(0) is judge and judge.aiming(4).aiming(4).win == 4
+    for _ in range(5):
+        s = game.apply(s, "point")
+    assert game.is_over(s)   # seat 1: 2 points, seat 2: 3 points, a loss and a win
+    assert judge.aiming(4).utilities(s) == pytest.approx([-1 - 4, 1 + 4])
+    low = load_game(write_game(tmp_path / "low", POINT_OR_EDGE.replace("    scoring:\n", "    scoring:\n      order: low\n")))
+    judge = ValueModel(low.id, rules_hash(low), [2], heads, {2: 6.0}, scale=1.0).bind(low)
+    s = low.apply(low.new_game(2, seed=1), "edge")   # where the fewest points win, an edge is still worth a win
+    assert judge.aiming(4).utilities(s)[0] == pytest.approx(judge.utilities(s)[0] + 4 * 0.5)
+    levee = load_game(ROOT / "examples" / "mechanisms" / "levee")
+    shared = find_model(levee, 2)[0].bind(levee)
+    s = levee.new_game(2, seed=1)
+    s = levee.apply(s, levee.legal_actions(s)[0]["id"])
+    assert shared.aiming(4).utilities(s) == shared.utilities(s)

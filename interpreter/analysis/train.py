@@ -71,7 +71,8 @@ def self_play(game, players: int, seed: int, model_json: dict, explore: float, e
     space = FeatureSpace.of(game)
     judge = model.bind(game, checked=False)
     if expert is None:
-        bots = [LearnedBot(f"{seed}/{p}", explore=explore, model=model) for p in range(players)]
+        # (playing for the margin, `win=0`: the shipped models were made so, and the same command makes them)
+        bots = [LearnedBot(f"{seed}/{p}", explore=explore, model=model, win=0.0) for p in range(players)]
     else:
         bots = [Exploring(expert_bot(expert, f"{seed}/{p}", model), explore) for p in range(players)]
     kept: list = []

@@ -87,13 +87,15 @@ def build_parser() -> argparse.ArgumentParser:
                     "another seat inside what it opened (an auction) is played through, every seat by its own "
                     "one look, at most N decisions (default 8; 0 none); own=N: an action after which the seat "
                     "decides on in the same step or deeper (its second die, the building its role lets it build) "
-                    "is followed by its own best choices, at most N, before it is judged (default 0)\n"
+                    "is followed by its own best choices, at most N, before it is judged (default 0); win=W: "
+                    "where seats compete, a seat's chance to win by the model counts beside its margin, W times "
+                    "the model's score scale to a whole win (default 4; 0 the margin alone)\n"
                     "  search[:iterations=N]  the mcts tree with the learned model at its leaves (default 100); "
                     "replies=N: a leaf is played through as by learned (default 0); wide=1: every node "
                     "met is priced action by action by the model (each seat's reply its best), 2-3x the "
                     "cost per iteration; finish=K: past an end trigger a leaf is played out at random K times "
                     "and valued by how the game ends; own=N: leaves judged after the seat's own run as by "
-                    "learned (with a large prior=P the tree stays near that look)\n"
+                    "learned (with a large prior=P the tree stays near that look); win=W as for learned\n"
                     "e.g. --bot mcts:ms=500, --seat 2=mcts:iterations=400,c=1",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("game", metavar="GAME", nargs="?", help="a game name under gamedefs/ or a game directory")

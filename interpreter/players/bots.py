@@ -13,9 +13,9 @@ A bot is named by a spec `NAME` or `NAME:key=value,...` (`parse_bot_spec`):
 - `random`: uniform over the legal actions (never looks at the view: the cheapest bot).
 - `greedy[:depth=D]`: the best score margin after its own run of decisions (see GreedyBot).
 - `mcts[:iterations=N|ms=N,c=C,depth=D]`: information-set Monte Carlo tree search (see `mcts`).
-- `learned[:samples=K,replies=N,own=N,model=NAME]`: one look ahead judged by the game's learned value model (see
+- `learned[:samples=K,replies=N,own=N,win=W,model=NAME]`: one look ahead judged by the game's learned value model (see
   `learned`).
-- `search[:iterations=N|ms=N,...,replies=N,wide=1,finish=K,own=N]`: the MCTS tree with the learned model at its leaves (see
+- `search[:iterations=N|ms=N,...,replies=N,wide=1,finish=K,own=N,win=W]`: the MCTS tree with the learned model at its leaves (see
   `learned`).
 
 Each bot owns its random generator, seeded at construction: the same seed, game and views give the same
@@ -260,11 +260,11 @@ BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot,
 BOT_OPTIONS: dict[str, dict[str, type]] = {
     "random": {}, "greedy": {"depth": int},
     "mcts": {"iterations": int, "ms": float, "c": float, "depth": int, "prior": int},
-    "learned": {"samples": int, "explore": float, "model": model_name, "replies": int, "own": int},
+    "learned": {"samples": int, "explore": float, "model": model_name, "replies": int, "own": int, "win": float},
     "search": {"iterations": int, "ms": float, "c": float, "depth": int, "prior": int, "model": model_name,
-               "replies": int, "wide": int, "finish": int, "own": int},
+               "replies": int, "wide": int, "finish": int, "own": int, "win": float},
 }
-BOT_HELP = ("random | greedy[:depth=D] | mcts[:iterations=N|ms=N,c=C,depth=D,prior=P] | learned[:samples=K,replies=N,own=N] | "
+BOT_HELP = ("random | greedy[:depth=D] | mcts[:iterations=N|ms=N,c=C,depth=D,prior=P] | learned[:samples=K,replies=N,own=N,win=W] | "
             "search[:iterations=N|ms=N] (e.g. mcts:ms=500; iterations is reproducible, ms depends on the machine; "
             "learned and search need the game's trained model: meeple train)")
 
@@ -288,6 +288,8 @@ def parse_bot_spec(spec: str) -> tuple[str, dict]:
             options[key] = allowed[key](value.strip())
         except ValueError:
             raise BotSpecError(f"bot {spec!r}: {key} must be a {allowed[key].__name__}, not {value!r}") from None
+        if isinstance(options[key], float) and not math.isfinite(options[key]):
+            raise BotSpecError(f"bot {spec!r}: {key} must be a finite number, not {value.strip()!r}")
         if isinstance(options[key], (int, float)) and options[key] < 0:
             raise BotSpecError(f"bot {spec!r}: {key} must not be negative")
     if name in ("mcts", "search") and "iterations" in options and "ms" in options:

@@ -6,6 +6,8 @@ seat's `features.FeatureSpace` row (a test checks it on every shipped game).
 """
 from __future__ import annotations
 
+import copy
+
 from ..engine.facing import piece_seen
 from ..engine.visibility import sees
 from .features import FeatureSpace, phases, zone_sight
@@ -18,7 +20,8 @@ CACHED_ZONES_KEPT = 4096  # lists kept at most (per list of piece types), then f
 class Objective:
     """What a seat plays for, from the definition's outcome rules:
 
-    - compete (the default): its score against the best other score, in the score order;
+    - compete (the default): its score against the best other score, in the score order (with an
+      evaluator's `win`, its worth: the score and its chance to win weighed in);
     - teams (`scoring.teams`): its team's total against the best other team's;
     - cooperate (every end trigger that decides gives a shared result, or one player alone): the shared
       result first — a loss for all is worse than any score — then the score.
@@ -101,8 +104,14 @@ class _TableZone:
                 self.fields.append((col, kind, weights))
 
 
+WORTH = "worth"  # the head `aiming` adds: the score head plus `win` × the model's scale × the result head
+
+
 class Evaluator:
-    """A model bound to a game: each head computed for every seat at once (see the module doc)."""
+    """A model bound to a game: each head computed for every seat at once (see the module doc). `win`:
+    the weight of the result head in a seat's utility where seats compete (see `utilities`; `aiming`)."""
+
+    win = 0.0
 
     def __init__(self, game, model):
         self.game, self.model = game, model
@@ -438,18 +447,42 @@ class Evaluator:
     def scores(self, s) -> list[float]:
         return self.head(s, "score")
 
+    def aiming(self, win: float) -> "Evaluator":
+        """This evaluator with the result head weighed by `win` where seats compete: a shallow copy (the
+        same compiled heads) with one more, the seat's worth (`WORTH`), compiled once."""
+        if win == self.win:
+            return self
+        other = copy.copy(self)
+        other.win = win
+        other.compiled = dict(self.compiled)
+        other.compiled.pop(WORTH, None)
+        if win and "result" in self.dense:
+            k = self.objective.sign * win * self.model.scale  # (where the lowest score wins, a win lowers it)
+            other.compiled[WORTH] = self._compile([a + k * b for a, b in zip(self.dense["score"],
+                                                                              self.dense["result"])])
+        return other
+
     def utilities(self, s, scores=None) -> list[float]:
         """Each player's utility of `s`: the objective applied to the predicted scores and results, or to
-        the game's outcome once it is over (a last move is judged by what it ends with, not a prediction)."""
+        the game's outcome once it is over (a last move is judged by what it ends with, not a prediction).
+        Where seats compete and `win` is set, a seat's worth is its predicted score plus `win` × the model's
+        score scale × its chance to win (the result head: 1 a win, 0 a loss; one head, `WORTH`, whose
+        weights are the two heads' so summed), and its utility its worth against the best other seat's:
+        it plays to come out ahead, not only to widen its margin (ending a game it leads, taking what
+        breaks a tie). At the end, the outcome's scores and shares are weighed the same way."""
+        worth = WORTH in self.compiled and self.objective.mode(s.n) == "compete"
         if self.game.is_over(s):
             out = self.game.outcome(s)
             results = [result_share(out, p) for p in range(s.n)]
-            return self.objective.utilities(s, [float(v) for v in out["scores"]],
-                                            results if self.objective.mode(s.n) == "cooperate" else None,
+            scores = [float(v) for v in out["scores"]]
+            if worth:
+                k = self.objective.sign * self.win * self.model.scale
+                scores = [v + k * r for v, r in zip(scores, results)]
+            return self.objective.utilities(s, scores, results if self.objective.mode(s.n) == "cooperate" else None,
                                             self.model.scale)
         if scores is None:
             scores = self.game.score_breakdown(s)
-        predicted = self.head(s, "score", scores)
+        predicted = self.head(s, WORTH if worth else "score", scores)
         results = (self.head(s, "result", scores) if "result" in self.compiled
                    and self.objective.mode(s.n) == "cooperate" else None)
         return self.objective.utilities(s, predicted, results, self.model.scale)
