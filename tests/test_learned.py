@@ -548,15 +548,20 @@ POINT_OR_EDGE = """
 """
 
 
+def edge_model(game) -> ValueModel:
+    """The score head counts the points, the result head half a win per edge."""
+    blocks = ("early", "middle", "late")
+    heads = {"score": {f"{b}.score.total": 1.0 for b in blocks}, "result": {f"{b}.var.edge": 0.5 for b in blocks}}
+    return ValueModel(game.id, rules_hash(game), [2], heads, {2: 6.0}, scale=1.0)
+
+
 @pytest.mark.parametrize("kind", [LearnedBot, SearchBot])
 def test_with_win_a_seat_weighs_its_chance_to_win_beside_its_margin(tmp_path, kind):
     """The score head counts the points, the result head the edge (half a win each): by the margin alone
     (`win=0`) a point is worth more; by default (`win=4`) the chance to win, at four times the score
     scale, outweighs it."""
     game = load_game(write_game(tmp_path, POINT_OR_EDGE))
-    blocks = ("early", "middle", "late")
-    heads = {"score": {f"{b}.score.total": 1.0 for b in blocks}, "result": {f"{b}.var.edge": 0.5 for b in blocks}}
-    model = ValueModel(game.id, rules_hash(game), [2], heads, {2: 6.0}, scale=1.0)
+    model = edge_model(game)
     s = game.new_game(2, seed=1)
     options = {"iterations": 1} if kind is SearchBot else {}
     assert decide(kind(1, model=model, win=0, **options), game, s)["id"] == "point"
@@ -572,19 +577,17 @@ def test_the_chance_to_win_counts_only_where_seats_compete(tmp_path):
     """In a cooperative game the shared result already comes first: `win` leaves its utilities as they are;
     at the end of a game the outcome's shares are weighed as the result head's prediction would be."""
     game = load_game(write_game(tmp_path, POINT_OR_EDGE))
-    blocks = ("early", "middle", "late")
-    heads = {"score": {f"{b}.score.total": 1.0 for b in blocks}, "result": {f"{b}.var.edge": 0.5 for b in blocks}}
-    judge = ValueModel(game.id, rules_hash(game), [2], heads, {2: 6.0}, scale=1.0).bind(game)
+    judge = edge_model(game).bind(game)
     s = game.new_game(2, seed=1)
     s = game.apply(s, "edge")
     assert judge.aiming(4).utilities(s)[0] == pytest.approx(judge.utilities(s)[0] + 4 * 0.5)
-    assert judge.aiming(0) is judge and judge.aiming(4).aiming(4).win == 4
+    assert judge.aiming(0) is judge and judge.aiming(4) is judge.aiming(4) and judge.aiming(4).aiming(0) is judge
     for _ in range(5):
         s = game.apply(s, "point")
     assert game.is_over(s)   # seat 1: 2 points, seat 2: 3 points, a loss and a win
     assert judge.aiming(4).utilities(s) == pytest.approx([-1 - 4, 1 + 4])
     low = load_game(write_game(tmp_path / "low", POINT_OR_EDGE.replace("    scoring:\n", "    scoring:\n      order: low\n")))
-    judge = ValueModel(low.id, rules_hash(low), [2], heads, {2: 6.0}, scale=1.0).bind(low)
+    judge = edge_model(low).bind(low)
     s = low.apply(low.new_game(2, seed=1), "edge")   # where the fewest points win, an edge is still worth a win
     assert judge.aiming(4).utilities(s)[0] == pytest.approx(judge.utilities(s)[0] + 4 * 0.5)
     levee = load_game(ROOT / "examples" / "mechanisms" / "levee")

@@ -131,6 +131,7 @@ class Evaluator:
             self.dense[h] = dense
             self.unknown[h] = missing
         self.compiled = {h: self._compile(d) for h, d in self.dense.items()}
+        self._aimed: dict = {self.win: self}  # win -> this evaluator aiming so (`aiming`), made once per weight
         # Per head, a large zone's weights by piece type and field summed once per list of pieces and their
         # field values (see _seat, _table): kept while the pieces' types are the same list (a sampled state
         # shares its decision's list).
@@ -449,10 +450,12 @@ class Evaluator:
 
     def aiming(self, win: float) -> "Evaluator":
         """This evaluator with the result head weighed by `win` where seats compete: a shallow copy (the
-        same compiled heads) with one more, the seat's worth (`WORTH`), compiled once."""
-        if win == self.win:
-            return self
-        other = copy.copy(self)
+        same compiled heads) with one more, the seat's worth (`WORTH`), compiled once per weight (its
+        copies share what they made: every bot of a game asks for the same one)."""
+        other = self._aimed.get(win)
+        if other is not None:
+            return other
+        other = self._aimed[win] = copy.copy(self)
         other.win = win
         other.compiled = dict(self.compiled)
         other.compiled.pop(WORTH, None)

@@ -8,8 +8,9 @@ For each legal action the bot samples a state from its seat's view (`determinize
 and asks the model what the position is worth to the seat (`evaluator.Evaluator.utilities`: its predicted
 final score, its chance to win weighed in, against the best other's, or the shared result first in a
 cooperative game); with `samples=K` it averages K samples. By default it takes one, or BLIND_SAMPLES where
-the seat cannot see some of its own pieces (a card held facing out): one sample would guess them and play as if the guess were known —
-calling a hidden card by one guess wins as often as guessing at random — where several weigh the chances.
+the seat cannot see some of its own pieces (a card held facing out): one sample would guess them and play
+as if the guess were known — calling a hidden card by one guess wins as often as guessing at random —
+where several weigh the chances.
 An action that hands the decision to another seat inside what it opened (the flow deeper than where the
 seat decided: an auction it opened, a role every seat then plays) is played through before it is judged,
 every seat by its own one look on the sample, at most `replies` decisions and REPLY_POSITIONS positions:
@@ -61,6 +62,14 @@ WIN = 4.0             # the weight of the chance to win in a seat's utility (`wi
 MAX_WIN = 1000.0      # (a larger weight than this would only drown the margin in rounding)
 
 
+def win_weight(bot: str, win: float | None) -> float:
+    """The `win` option of a bot: WIN when not given; BotSpecError outside 0..MAX_WIN."""
+    win = WIN if win is None else win
+    if not 0 <= win <= MAX_WIN:
+        raise BotSpecError(f"{bot}: win is a weight from 0 to {MAX_WIN:g}")
+    return win
+
+
 class NoModel(ModelError):
     """No trained model for this game and player count."""
 
@@ -83,9 +92,7 @@ class LearnedBot(Bot):
         if own < 0:
             raise BotSpecError("learned: own must not be negative")
         self.own = own
-        self.win = WIN if win is None else win
-        if not 0 <= self.win <= MAX_WIN:
-            raise BotSpecError(f"learned: win is a weight from 0 to {MAX_WIN:g}")
+        self.win = win_weight("learned", win)
         if samples is not None and samples < 1:
             raise BotSpecError("learned: samples must be at least 1")
         if not 0 <= explore <= 1:
@@ -258,7 +265,7 @@ def one_look(game, judge, s, q: int, fast: bool, budget: int):
 
 
 class SearchBot(Bot):
-    """Information-set MCTS guided by the learned value (`search[:iterations=N|ms=N,c=C,depth=D,prior=P,replies=N,wide=1,finish=K,own=N]`):
+    """Information-set MCTS guided by the learned value (`search[:iterations=N|ms=N,c=C,depth=D,prior=P,replies=N,wide=1,finish=K,own=N,win=W]`):
     the tree of `mcts.MctsBot`, each leaf valued by the model instead of a long random rollout (`depth`
     random decisions first, default 0), and each of the seat's actions primed with `prior` visits worth
     its value by the model (the learned bot's view). A leaf's value is the chance the model gives the seat
@@ -298,9 +305,7 @@ class SearchBot(Bot):
             raise BotSpecError("search: finish must not be negative")
         if own < 0:
             raise BotSpecError("search: own must not be negative")
-        win = WIN if win is None else win
-        if not 0 <= win <= MAX_WIN:
-            raise BotSpecError(f"search: win is a weight from 0 to {MAX_WIN:g}")
+        win = win_weight("search", win)
         prior = SEARCH_PRIOR if prior is None else prior
         super().__init__(seed)
         from .mcts import MctsBot
