@@ -86,6 +86,23 @@ def test_a_model_is_found_beside_the_definition_and_refused_for_other_rules(inve
         find_model(load_game(write_game(tmp_path, INVEST)), 2)
 
 
+def test_the_model_of_fewest_player_counts_serves_first(invest_model, tmp_path):
+    """A model trained for this count alone is preferred to one that also serves others, whatever the
+    files' names (value-2-3p.json sorts before value-2p.json)."""
+    root, model = invest_model
+    copy = write_game(tmp_path, INVEST)
+    (copy / "models").mkdir()
+    data = json.loads((root / "models" / "value-2p.json").read_text())
+    wide = dict(data, players=[2, 3], scale=data["scale"] + 1.0)
+    (copy / "models" / "value-2-3p.json").write_text(json.dumps(wide))
+    (copy / "models" / "value-2p.json").write_text(json.dumps(data))
+    found, _ = find_model(load_game(copy), 2)
+    assert found.players == [2] and found.scale == data["scale"]
+    (copy / "models" / "value-2p.json").unlink()
+    found, _ = find_model(load_game(copy), 2)
+    assert found.players == [2, 3]
+
+
 def test_a_variant_plays_with_its_base_games_model(invest_model, tmp_path):
     root, model = invest_model
     overlay = tmp_path / "double_cash.yaml"
