@@ -164,3 +164,15 @@ def test_an_interrupted_simulation_reports_the_games_that_ended_marked_partial(m
         ladder(market_day, 2, 4, ["random", "greedy", "greedy:depth=1"], progress=count)
     result = stop.value.partial
     assert result["partial"] is True and [p["completed"] for p in result["pairs"]] == [4, 3]
+
+
+def test_a_long_run_comes_back_in_batches_small_enough_to_keep_on_an_interrupt():
+    """About BATCH_TARGET batches per worker, but never more than BATCH_MAX games in one: a batch comes
+    back (and is kept when the run is interrupted) only once all its games are played."""
+    from interpreter.analysis.parallel import BATCH_MAX, BATCH_TARGET, split
+    seeds = list(range(1, 100_001))
+    batches = split(seeds, 2)
+    assert max(len(b) for b in batches) == BATCH_MAX
+    assert [s for b in batches for s in b] == seeds
+    few = split(list(range(1, 41)), 2)  # 40 // (2 workers x BATCH_TARGET) games a batch
+    assert [len(b) for b in few] == [40 // (2 * BATCH_TARGET)] * 20 and [s for b in few for s in b] == list(range(1, 41))

@@ -27,6 +27,8 @@ from ..engine.playout import MAX_DECISIONS, play_game
 
 DASK_INSTALL = "pip install 'meeple[dask]', or pip install 'dask[distributed]'"
 BATCH_TARGET = 8  # batches per worker: small enough to balance the load, large enough to amortise a task
+BATCH_MAX = 256   # games per batch at most: a batch comes back (and its games are kept on Ctrl-C) only once
+                  # all of them are played (100,000 quick games in 16 batches: one came back every 12 s)
 
 
 class Interrupted(Exception):
@@ -169,7 +171,7 @@ def _bot_names(bot, jobs: int, dask: str | None):
 
 
 def _split(seeds: list[int], workers: int) -> list[list[int]]:
-    size = max(1, len(seeds) // (workers * BATCH_TARGET))
+    size = max(1, min(BATCH_MAX, len(seeds) // (workers * BATCH_TARGET)))
     return [seeds[i:i + size] for i in range(0, len(seeds), size)]
 
 
@@ -261,7 +263,7 @@ def worker_game():
 
 
 def split(items: list, jobs: int) -> list[list]:
-    """`items` in consecutive batches, about BATCH_TARGET per worker."""
+    """`items` in consecutive batches, about BATCH_TARGET per worker, at most BATCH_MAX items each."""
     return _split(items, jobs)
 
 
