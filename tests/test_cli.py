@@ -405,18 +405,17 @@ def test_ctrl_c_during_a_parallel_run_keeps_the_games_that_ended_and_prints_a_pa
     argv = [sys.executable, "-m", "interpreter.cli", command, str(ROOT / "examples" / "market_day"), "--players", "2",
             "--games", "4000" if command == "simulate" else "100000", "--jobs", "2"]  # a ladder: ~1,000 games/s
     argv += ["--save-games", str(saved)] if command == "simulate" else ["--bots", "random,greedy"]
+    # (Ctrl-C as at a terminal: a suite run as a shell's background job inherits SIGINT ignored, and
+    # Python then never turns it into KeyboardInterrupt: the run went on to its end)
     proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:  # until some games have ended
             time.sleep(0.5)
             if command == "ladder" or (saved.is_dir() and len(list(saved.glob("*.yaml"))) >= 20):
                 if command == "ladder":
-                    # well past the start: an interrupt that lands while the pool is being made can leave
-                    # the pool's stop waiting for an idle worker's queue lock (seen twice in CI on a slow
-                    # day, interrupted 3.5 s in; open, see issue 28's note of 2026-12-07)
-                    time.sleep(6)
+                    time.sleep(3)
                 break
         os.killpg(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=60)
