@@ -175,4 +175,5 @@ def test_a_long_run_comes_back_in_batches_small_enough_to_keep_on_an_interrupt()
     assert max(len(b) for b in batches) == BATCH_MAX
     assert [s for b in batches for s in b] == seeds
     few = split(list(range(1, 41)), 2)  # 40 // (2 workers x BATCH_TARGET) games a batch
-    assert [len(b) for b in few] == [40 // (2 * BATCH_TARGET)] * 20 and [s for b in few for s in b] == list(range(1, 41))
+    assert [len(b) for b in few] == [40 // (2 * BATCH_TARGET)] * 20
+    assert [s for b in few for s in b] == list(range(1, 41))

@@ -28,7 +28,7 @@ from ..engine.playout import MAX_DECISIONS, play_game
 DASK_INSTALL = "pip install 'meeple[dask]', or pip install 'dask[distributed]'"
 BATCH_TARGET = 8  # batches per worker: small enough to balance the load, large enough to amortise a task
 BATCH_MAX = 256   # games per batch at most: a batch comes back (and its games are kept on Ctrl-C) only once
-                  # all of them are played (100,000 quick games in 16 batches: one came back every 12 s)
+                  # all of them are played (100,000 quick games on 2 jobs were 16 batches: Ctrl-C 6 s in kept none)
 
 
 class Interrupted(Exception):

@@ -31,8 +31,8 @@ It thinks about a millisecond per decision: a model is a table of weights, and a
 look-up per piece.
 
 Which model: `models/*.json` in the game's folder whose `players` list the table's player count and whose
-rules hash is the game's, the one of fewest player counts first (`model=NAME` picks `models/NAME.json`); for a variant or house rule, one trained
-on it, else its base game's (the features have the same names). A model trained on other rules is refused
+rules hash is the game's, the one of fewest player counts first (`model=NAME` picks `models/NAME.json`);
+for a variant or house rule, one trained on it, else its base game's (the features have the same names). A model trained on other rules is refused
 (`StaleModel`); no model at all is a `NoModel` error naming `meeple train`.
 """
 from __future__ import annotations
@@ -433,7 +433,7 @@ def find_model(game, players: int, name: str | None = None) -> tuple[ValueModel,
         if not files:
             raise NoModel(f"no model named {name!r} for {game.id} (its models: "
                           f"{', '.join(p.stem for p in model_files(root)) or 'none'})")
-    # The most specific first: a model of fewer player counts was trained on more games of this one (a
+    # The most specific first: a model made for fewer counts was put beside the wider one to serve them (a
     # 4-player model beside one for 2 to 5 players); among equals, by file name.
     candidates = sorted((m for m in (_read(p) for p in files) if m.serves(players)), key=lambda m: len(m.players))
     if not candidates:
