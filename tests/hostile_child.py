@@ -2,11 +2,11 @@
 
     python tests/hostile_child.py NAME...      (from the repository's root)
 
-For each case: its files are written into a fresh directory, its command line is run with `cli.main`
-(stdin empty, output captured), and the result records the exit code, the output, the CPU seconds the case
-took and the peak memory of the process after it. A case that runs past `CPU_GUARD` seconds of CPU is
-stopped and reported as exit "timeout"; the address space is capped so that a runaway case cannot take the
-machine down with it.
+For each case: its files are written into a fresh directory (removed after the case), its command line is
+run with `cli.main` (stdin empty, output captured), and the result records the exit code, the output, the CPU
+seconds the case took and the peak memory of the process after it. A case that runs past `CPU_GUARD` seconds
+of CPU is stopped and reported as exit "timeout"; the address space is capped so that a runaway case cannot
+take the machine down with it.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import io
 import json
 import os
 import resource
+import shutil
 import signal
 import sys
 import tempfile
@@ -105,6 +106,7 @@ def run_case(case) -> dict:
         signal.setitimer(signal.ITIMER_PROF, 0)
     cpu = time.process_time() - start
     rss = peak_memory_mb()
+    shutil.rmtree(d, ignore_errors=True)  # the result keeps only its name, which the messages quote
     return {"name": case["name"], "exit": code, "cpu": round(cpu, 3), "rss_mb": round(rss, 1),
             "out": out.getvalue()[-3000:], "dir": str(d)}
 
