@@ -92,6 +92,44 @@ def test_features_are_named_by_what_they_count(tmp_path):
     assert row["table.turn.0"] == 1 and row["table.bias"] == 1 and row["table.remaining"] == 1.0
 
 
+def test_a_text_field_is_counted_by_the_kind_value_it_holds(tmp_path):
+    """Which revenue a disc marks is a text field: counted alone it says only that a disc marks one; by the
+    kind value it holds, which one (a model that cannot tell a hat from silver marked cannot value either)."""
+    game = make_game(tmp_path, """
+        game: {id: t, players: [2]}
+        kinds:
+          good: {values: [hat, silver]}
+        zones:
+          global: {supply: {}}
+          player: {board: {}}
+        components:
+          disc:
+            zone: supply
+            fields: {space: {type: str}}
+            types: {marker: {count: 4}}
+        steps:
+          mark:
+            actions:
+              mark:
+                choose: {g: good}
+                effect: |
+                  x = top(supply)
+                  x.space = g
+                  move(x, player.board)
+        flow:
+          - each_player: {step: mark}
+    """)
+    space = FeatureSpace.of(game)
+    s = game.new_game(2, seed=1)
+    s = game.apply(s, "mark(g=hat)")
+    s = game.apply(s, "mark(g=silver)")
+    mine = {space.names[i]: v for i, v in space.extract(s, 0, 1.0).items()}
+    theirs = {space.names[i]: v for i, v in space.extract(s, 1, 1.0).items()}
+    assert mine["early.zone.board.field.space"] == theirs["early.zone.board.field.space"] == 1
+    assert mine["early.zone.board.field.space=hat"] == 1 and "early.zone.board.field.space=silver" not in mine
+    assert theirs["early.zone.board.field.space=silver"] == 1 and theirs["others.zone.board.field.space=hat"] == 1
+
+
 def test_another_seats_score_is_left_out_where_a_player_hides_something(tmp_path):
     """A score may count what the seat cannot see (another player's hand): then it is no quantity of
     that player; where nothing of a player is hidden it is."""

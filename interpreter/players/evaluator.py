@@ -13,6 +13,7 @@ from ..engine.visibility import sees
 from .features import FeatureSpace, phases, zone_sight
 
 SEAT_BLOCKS = ("early", "middle", "late", "others")
+_NONE = (0.0, 0.0, 0.0, 0.0)  # the blocks' weights of a text field's value no weight names
 CACHED_ZONE_SIZE = 8      # a zone of this many pieces or more has its type sums kept per list of pieces
 CACHED_ZONES_KEPT = 4096  # lists kept at most (per list of piece types), then forgotten
 
@@ -83,8 +84,12 @@ class _ZoneWeights:
         self.by_type = [tuple(t) for t in types] if any(any(t) for t in types) else None
         self.fields = []
         for col, kind, per_type in shape.fields:
-            weights = [tuple(sum(m * w[b + shape.base + o] for o, m in add) for b in blocks) for add in per_type]
-            if any(any(t) for t in weights):
+            if kind == "text":  # {value: the blocks' weights} (a text field counted by its value)
+                weights = {v: tuple(w[b + shape.base + o] for b in blocks) for v, o in per_type.items()}
+                weights = {v: t for v, t in weights.items() if any(t)}
+            else:
+                weights = [tuple(sum(m * w[b + shape.base + o] for o, m in add) for b in blocks) for add in per_type]
+            if any(any(t) for t in (weights.values() if kind == "text" else weights)):
                 self.fields.append((col, kind, weights))
         self.used = any(self.size) or self.by_type is not None or bool(self.fields)
 
@@ -99,8 +104,11 @@ class _TableZone:
         self.by_type = types if any(types) else None
         self.fields = []
         for col, kind, per_type in shape.fields:
-            weights = [sum(m * w[base + shape.base + o] for o, m in add) for add in per_type]
-            if any(weights):
+            if kind == "text":  # {value: weight}
+                weights = {v: w[base + shape.base + o] for v, o in per_type.items() if w[base + shape.base + o]}
+            else:
+                weights = [sum(m * w[base + shape.base + o] for o, m in add) for add in per_type]
+            if any(weights.values() if kind == "text" else weights):
                 self.fields.append((col, kind, weights))
 
 
@@ -352,8 +360,12 @@ class Evaluator:
             v = s.fields[col][x]
             if v is None or v is False:
                 continue
-            v = v if kind == "int" else sum(v.values()) if kind == "map" else 1
-            a, b, d, y = weights[t]
+            if kind == "text":
+                a, b, d, y = weights.get(v, _NONE) if type(v) is str else _NONE
+                v = 1
+            else:
+                v = v if kind == "int" else sum(v.values()) if kind == "map" else 1
+                a, b, d, y = weights[t]
             if own:
                 e, m, l = e + a * v, m + b * v, l + d * v
             if other:
@@ -397,6 +409,9 @@ class Evaluator:
         for col, kind, weights in tz.fields:
             v = s.fields[col][x]
             if v is None or v is False:
+                continue
+            if kind == "text":
+                total += weights.get(v, 0.0) if type(v) is str else 0.0
                 continue
             total += weights[t] * (v if kind == "int" else sum(v.values()) if kind == "map" else 1)
         return total
@@ -523,6 +538,16 @@ def _zone_sums(pieces, zw, ti, types, fields, own_seen, other_seen) -> tuple:
             o += x
     for col, kind, weights in zw.fields:
         column = fields[col]
+        if kind == "text":  # by the value a piece holds, whatever its type
+            for y in pieces:
+                v = column[y]
+                if type(v) is str and v in weights:
+                    a, b, d, x = weights[v]
+                    e += a
+                    m += b
+                    l += d
+                    o += x
+            continue
         for y in pieces:
             v = column[y]
             if v is None or v is False:
@@ -545,6 +570,12 @@ def _table_sums(pieces, tz, ti, types, fields) -> float:
             total += by_type[ti[types[x]]]
     for col, kind, weights in tz.fields:
         column = fields[col]
+        if kind == "text":  # by the value a piece holds, whatever its type
+            for x in pieces:
+                v = column[x]
+                if type(v) is str:
+                    total += weights.get(v, 0.0)
+            continue
         for x in pieces:
             v = column[x]
             if v is None or v is False:

@@ -11,9 +11,10 @@ every definition.
   piece counted as a zone of at most one piece, a var holding a player by whether it is set and names the
   seat itself), each of its zones
   (its size; its pieces counted by type, by class and by each text property's value; their number
-  properties and fields summed), each scoring item's current value and the total score (only where
-  nothing of a player that a score may count is hidden from the seat: another player's private var or
-  hand, the seat's own card held facing out or buried in its discard pile).
+  properties and fields summed, a text field also counted by each kind value it holds), each scoring
+  item's current value and the total score (only where nothing of a player that a score may count is
+  hidden from the seat: another player's private var or hand, the seat's own card held facing out or
+  buried in its discard pile).
 - **Quantities of the table** (`G`): global vars (a piece var as a one-piece zone: the card under auction;
   a player var by whether it is set and names the seat that sees it: the high bidder is me, and then each
   number var and piece var again: the bid I owe, the card I am about to take), global zones
@@ -53,6 +54,7 @@ def phases(remaining: float) -> tuple[float, float, float]:
     r = min(1.0, max(0.0, remaining))
     return max(0.0, 2 * r - 1), 1 - abs(2 * r - 1), max(0.0, 1 - 2 * r)
 TEXT_VALUES_MAX = 16  # a text property with more distinct values than this is not counted per value
+FIELD_VALUES_MAX = 96  # a text field is counted per kind value where the game declares at most this many
 
 
 class ZoneShape:
@@ -108,6 +110,10 @@ class ZoneShape:
                         add.append((off(f"field.{fname}.{prop}.{v}"), 1.0))
                 per_type.append(tuple(add))
             self.fields.append((col, kind, per_type))
+            # a text field also by the value it holds, where that is a kind value (which space a marker
+            # marks): (column, "text", {value: offset}); counted alone it says only that a piece holds one
+            if ftype == "str" and holders and fs.field_values:
+                self.fields.append((col, "text", {v: off(f"field.{fname}={v}") for v in fs.field_values}))
         self.size = len(names) - self.base
 
 
@@ -127,6 +133,7 @@ class FeatureSpace:
         self.text_props = {p for p, t in w.prop_types.items() if t == "str"
                            and len({v for v in w.props[p].values() if isinstance(v, str)}) <= TEXT_VALUES_MAX}
         self.field_classes = {fname: set(classes) for fname, classes, *_ in w.field_defs}
+        self.field_values = sorted(w.kind_values) if len(w.kind_values) <= FIELD_VALUES_MAX else []
         self.qnames: list[str] = []
         self.gnames: list[str] = []
         # --- a seat's quantities
@@ -363,6 +370,11 @@ class FeatureSpace:
             for col, kind, per_type in fields:
                 v = s.fields[col][x]
                 if v is None or v is False:
+                    continue
+                if kind == "text":
+                    o = per_type.get(v) if type(v) is str else None
+                    if o is not None:
+                        out[b + o] = out.get(b + o, 0.0) + 1.0
                     continue
                 if kind == "int":
                     add = float(v)
