@@ -11,9 +11,8 @@ import copy
 from ..engine.facing import piece_seen
 from ..engine.visibility import sees
 from .features import FeatureSpace, phases, zone_sight
+from .zoneweights import NONE, SEAT_BLOCKS, TableZone, ZoneWeights, kept, table_sums, zone_sums
 
-SEAT_BLOCKS = ("early", "middle", "late", "others")
-_NONE = (0.0, 0.0, 0.0, 0.0)  # the blocks' weights of a text field's value no weight names
 CACHED_ZONE_SIZE = 8      # a zone of this many pieces or more has its type sums kept per list of pieces
 CACHED_ZONES_KEPT = 4096  # lists kept at most (per list of piece types), then forgotten
 
@@ -69,49 +68,6 @@ class Objective:
         return out
 
 
-class _ZoneWeights:
-    """What one zone name adds to a seat's value under one head: per block (`early`, `middle`, `late`,
-    `others`) the weight of its size, of each piece type and of each field; and what its owner and the
-    other seats see inside it (`features.zone_sight`)."""
-
-    __slots__ = ("offset", "size", "by_type", "fields", "own_seen", "other_seen", "used")
-
-    def __init__(self, shape, w, offsets, offset, own_seen, other_seen):
-        self.offset, self.own_seen, self.other_seen = offset, own_seen, other_seen
-        blocks = [offsets[b] for b in SEAT_BLOCKS]
-        self.size = tuple(w[b + shape.base] for b in blocks)
-        types = [[sum(v * w[b + shape.base + o] for o, v in add) for b in blocks] for add in shape.adds]
-        self.by_type = [tuple(t) for t in types] if any(any(t) for t in types) else None
-        self.fields = []
-        for col, kind, per_type in shape.fields:
-            if kind == "text":  # {value: the blocks' weights} (a text field counted by its value)
-                weights = {v: tuple(w[b + shape.base + o] for b in blocks) for v, o in per_type.items()}
-                weights = {v: t for v, t in weights.items() if any(t)}
-            else:
-                weights = [tuple(sum(m * w[b + shape.base + o] for o, m in add) for b in blocks) for add in per_type]
-            if any(any(t) for t in (weights.values() if kind == "text" else weights)):
-                self.fields.append((col, kind, weights))
-        self.used = any(self.size) or self.by_type is not None or bool(self.fields)
-
-
-class _TableZone:
-    __slots__ = ("zone", "size", "by_type", "fields", "seen")
-
-    def __init__(self, shape, w, base, zone, seen):
-        self.zone, self.seen = zone, seen
-        self.size = w[base + shape.base]
-        types = [sum(v * w[base + shape.base + o] for o, v in add) for add in shape.adds]
-        self.by_type = types if any(types) else None
-        self.fields = []
-        for col, kind, per_type in shape.fields:
-            if kind == "text":  # {value: weight}
-                weights = {v: w[base + shape.base + o] for v, o in per_type.items() if w[base + shape.base + o]}
-            else:
-                weights = [sum(m * w[base + shape.base + o] for o, m in add) for add in per_type]
-            if any(weights.values() if kind == "text" else weights):
-                self.fields.append((col, kind, weights))
-
-
 WORTH = "worth"  # the head `aiming` adds: the score head plus `win` × the model's scale × the result head
 
 
@@ -152,7 +108,7 @@ class Evaluator:
         zones = []
         for name, shape in fs.pzone_shapes.items():
             key = ("player", name)
-            zw = _ZoneWeights(shape, w, off, lay.pzones[name], zone_sight(fs.world, key, 0, 0),
+            zw = ZoneWeights(shape, w, off, lay.pzones[name], zone_sight(fs.world, key, 0, 0),
                               zone_sight(fs.world, key, 0, 1))
             if zw.used:
                 zones.append(zw)
@@ -167,7 +123,7 @@ class Evaluator:
         refs = []  # player piece vars: (slot, weights, visible to the holder, visible to the others)
         for name, slot, shape in fs.pvar_pieces:
             mode = fs.private.get(name)
-            zw = _ZoneWeights(shape, w, off, None, None, None)
+            zw = ZoneWeights(shape, w, off, None, None, None)
             if zw.used:
                 refs.append((slot, zw, sees(mode, 0, 0), sees(mode, 0, 1)))
         who = []  # player player vars: (slot, set weights, self weights)
@@ -185,7 +141,7 @@ class Evaluator:
         T = off["table"]
         secret = fs_secret_slots(fs)
         gvars = [(slot, key, w[T + i]) for slot, key, i in fs.gvar_feats if w[T + i] and slot not in secret]
-        gzones = [_TableZone(shape, w, T, lay.gzones[name], zone_sight(fs.world, ("global", name), None, 0))
+        gzones = [TableZone(shape, w, T, lay.gzones[name], zone_sight(fs.world, ("global", name), None, 0))
                   for name, shape in fs.gzone_shapes.items()]
         gzones = [z for z in gzones if z.size or z.by_type is not None or z.fields]
         steps = {sid: w[T + i] for sid, i in fs.step_index.items() if w[T + i]}
@@ -195,7 +151,7 @@ class Evaluator:
         gpieces = []  # global piece vars: (slot, weights)
         for name, slot, shape in fs.gvar_pieces:
             if sees(fs.secret.get(name), None, 0):
-                tz = _TableZone(shape, w, T, None, None)
+                tz = TableZone(shape, w, T, None, None)
                 if tz.size or tz.by_type is not None or tz.fields:
                     gpieces.append((slot, tz))
         gwho = [(slot, w[T + i_set], w[T + i_me]) for name, slot, i_set, i_me in fs.gvar_players
@@ -207,7 +163,7 @@ class Evaluator:
             ns = [(xslot, w[T + i]) for xname, xslot, i in nums if w[T + i] and sees(fs.secret.get(xname), None, 0)]
             ps = []
             for pname, pslot, shape in shapes:
-                tz = _TableZone(shape, w, T, None, None)
+                tz = TableZone(shape, w, T, None, None)
                 if sees(fs.secret.get(pname), None, 0) and (tz.size or tz.by_type is not None or tz.fields):
                     ps.append((pslot, tz))
             if ns or ps:
@@ -307,10 +263,10 @@ class Evaluator:
             if zw.by_type is None and not zw.fields:
                 continue
             if n < CACHED_ZONE_SIZE:
-                a, b, d, x = _zone_sums(pieces, zw, ti, types, fields, own_seen, other_seen)
+                a, b, d, x = zone_sums(pieces, zw, ti, types, fields, own_seen, other_seen)
             else:  # a board of spaces: the same pieces (and field values), decision after decision
-                a, b, d, x = _kept(memo, (zw.offset, own_seen, other_seen), pieces, zw.fields, fields,
-                                   _zone_sums, pieces, zw, ti, types, fields, own_seen, other_seen)
+                a, b, d, x = kept(memo, (zw.offset, own_seen, other_seen), pieces, zw.fields, fields,
+                                   zone_sums, pieces, zw, ti, types, fields, own_seen, other_seen)
             e, m, l, o = e + a, m + b, l + d, o + x
         if pl < len(scores):
             t = 0
@@ -361,7 +317,7 @@ class Evaluator:
             if v is None or v is False:
                 continue
             if kind == "text":
-                a, b, d, y = weights.get(v, _NONE) if type(v) is str else _NONE
+                a, b, d, y = weights.get(v, NONE) if type(v) is str else NONE
                 v = 1
             else:
                 v = v if kind == "int" else sum(v.values()) if kind == "map" else 1
@@ -437,12 +393,12 @@ class Evaluator:
             if tz.by_type is None and not tz.fields:
                 continue
             if len(pieces) < CACHED_ZONE_SIZE:
-                total += _table_sums(pieces, tz, ti, types, fields)
+                total += table_sums(pieces, tz, ti, types, fields)
                 continue
             if memo is None:
                 memo = self._sums_memo(types, c)
-            total += _kept(memo, (-1 - tz.zone,), pieces, tz.fields, fields,  # (apart from the seats' zones)
-                           _table_sums, pieces, tz, ti, types, fields)
+            total += kept(memo, (-1 - tz.zone,), pieces, tz.fields, fields,  # (apart from the seats' zones)
+                           table_sums, pieces, tz, ti, types, fields)
         if s.flow:
             nodes = self.game.nodes
             step = nodes[s.flow[-1][0]].step
@@ -507,81 +463,6 @@ class Evaluator:
 
     def utility(self, s, seat: int) -> float:
         return self.utilities(s)[seat]
-
-
-def _kept(memo, where, pieces, weighed, fields, compute, *args):
-    """`compute(*args)`, kept in `memo` by `where`, the pieces and the values of the `weighed` fields
-    they have: computed each time where a field value is not hashable (a map)."""
-    key = where + (tuple(pieces),)
-    if weighed:
-        key += tuple(tuple(map(fields[col].__getitem__, pieces)) for col, _k, _w in weighed)
-    try:
-        got = memo.get(key)
-    except TypeError:
-        return compute(*args)
-    if got is None:
-        got = memo[key] = compute(*args)
-    return got
-
-
-def _zone_sums(pieces, zw, ti, types, fields, own_seen, other_seen) -> tuple:
-    """(early, middle, late, others): what the types and fields of `pieces` (a zone's, weighed by `zw`)
-    add in each block, as seen (the blocks of the owner's own view if `own_seen`, `others` if `other_seen`)."""
-    e = m = l = o = 0.0
-    by_type = zw.by_type
-    if by_type is not None:
-        for y in pieces:
-            a, b, d, x = by_type[ti[types[y]]]
-            e += a
-            m += b
-            l += d
-            o += x
-    for col, kind, weights in zw.fields:
-        column = fields[col]
-        if kind == "text":  # by the value a piece holds, whatever its type
-            for y in pieces:
-                v = column[y]
-                if type(v) is str and v in weights:
-                    a, b, d, x = weights[v]
-                    e += a
-                    m += b
-                    l += d
-                    o += x
-            continue
-        for y in pieces:
-            v = column[y]
-            if v is None or v is False:
-                continue
-            v = v if kind == "int" else sum(v.values()) if kind == "map" else 1
-            a, b, d, x = weights[ti[types[y]]]
-            e += a * v
-            m += b * v
-            l += d * v
-            o += x * v
-    return (e, m, l, o) if own_seen and other_seen else (e, m, l, 0.0) if own_seen else (0.0, 0.0, 0.0, o)
-
-
-def _table_sums(pieces, tz, ti, types, fields) -> float:
-    """What the types and fields of `pieces` (a table zone's, weighed by `tz`) add."""
-    total = 0.0
-    by_type = tz.by_type
-    if by_type is not None:
-        for x in pieces:
-            total += by_type[ti[types[x]]]
-    for col, kind, weights in tz.fields:
-        column = fields[col]
-        if kind == "text":  # by the value a piece holds, whatever its type
-            for x in pieces:
-                v = column[x]
-                if type(v) is str:
-                    total += weights.get(v, 0.0)
-            continue
-        for x in pieces:
-            v = column[x]
-            if v is None or v is False:
-                continue
-            total += weights[ti[types[x]]] * (v if kind == "int" else sum(v.values()) if kind == "map" else 1)
-    return total
 
 
 def result_share(outcome: dict, seat: int) -> float:
