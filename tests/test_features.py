@@ -130,6 +130,56 @@ def test_a_text_field_is_counted_by_the_kind_value_it_holds(tmp_path):
     assert theirs["early.zone.board.field.space=silver"] == 1 and theirs["others.zone.board.field.space=hat"] == 1
 
 
+def test_a_graph_board_counts_its_regions_near_filled_and_its_open_spaces(tmp_path):
+    """A board whose spaces are a graph: a linear value over which spaces are built on cannot tell the
+    last empty space of a region from the first; the regions begun, by how many pieces each still misses,
+    and the empty spaces beside a built one (per colour) let it."""
+    game = make_game(tmp_path, """
+        game: {id: g, players: [2]}
+        zones:
+          player: {board: {}}
+        components:
+          space:
+            zone: board
+            graph: {id: num, edges: adj}
+            fields: {built: {type: bool}}
+            properties: {num: 0, adj: [], color: red}
+            types:
+              a: {num: 1, adj: [2], color: red}
+              b: {num: 2, adj: [1, 3], color: red}
+              c: {num: 3, adj: [2, 4], color: red}
+              d: {num: 4, adj: [3, 5], color: blue}
+              e: {num: 5, adj: [4], color: blue}
+        steps:
+          build:
+            actions:
+              build:
+                choose: {x: {from: player.board}}
+                if: "not x.built"
+                effect: "x.built = true"
+        flow:
+          - each_player: {step: build}
+    """)
+    space = FeatureSpace.of(game)
+    s = game.new_game(2, seed=1)
+    board = {s.types[x]: x for x in s.zones[game.layout.zone_index("board", 0)]}
+    built = s.fields[game.world.fields["built"][0]]
+
+    def mine():
+        return {n[len("early.zone.board.field.built."):]: v for n, v in
+                ((space.names[i], v) for i, v in space.extract(s, 0, 1.0).items())
+                if n.startswith("early.zone.board.field.built.") and ("region" in n or "frontier" in n)}
+
+    assert mine() == {}  # nothing built: no region begun, no space beside a built one
+    built[board["b"]] = True
+    assert mine() == {"region.color.red.open2": 1, "frontier.color.red": 2}  # a and c to go, both beside b
+    built[board["d"]] = True
+    assert mine() == {"region.color.red.open2": 1, "region.color.blue.open1": 1,  # e to go
+                      "frontier.color.red": 2, "frontier.color.blue": 1}
+    built[board["a"]] = built[board["c"]] = True
+    assert mine() == {"region.color.blue.open1": 1, "frontier.color.blue": 1}  # red complete: not open
+
+
 def test_another_seats_score_is_left_out_where_a_player_hides_something(tmp_path):
     """A score may count what the seat cannot see (another player's hand): then it is no quantity of
     that player; where nothing of a player is hidden it is."""

@@ -1,6 +1,6 @@
 """What one zone's pieces add to a value model's head (`evaluator.Evaluator`), without building feature rows:
 per zone name the weights of its size, of each piece type and of each field (a text field's by the value
-it holds) summed once per head, and the sums of a zone's pieces, kept for a large zone whose pieces recur
+it holds; a graph's regions and open spaces, `graphfeatures`) summed once per head, and the sums of a zone's pieces, kept for a large zone whose pieces recur
 decision after decision.
 """
 from __future__ import annotations
@@ -24,6 +24,13 @@ class ZoneWeights:
         self.by_type = [tuple(t) for t in types] if any(any(t) for t in types) else None
         self.fields = []
         for col, kind, per_type in shape.fields:
+            if kind == "graph":  # (counter, {(value, what): the blocks' weights}) (graphfeatures.py)
+                counter, offsets = per_type
+                by = {k: tuple(w[b + shape.base + o] for b in blocks) for k, o in offsets.items()}
+                by = {k: t for k, t in by.items() if any(t)}
+                if by:
+                    self.fields.append((col, kind, (counter, by)))
+                continue
             if kind == "text":  # {value: the blocks' weights} (a text field counted by its value)
                 weights = {v: tuple(w[b + shape.base + o] for b in blocks) for v, o in per_type.items()}
                 weights = {v: t for v, t in weights.items() if any(t)}
@@ -44,6 +51,12 @@ class TableZone:
         self.by_type = types if any(types) else None
         self.fields = []
         for col, kind, per_type in shape.fields:
+            if kind == "graph":  # (counter, {(value, what): weight})
+                counter, offsets = per_type
+                by = {k: w[base + shape.base + o] for k, o in offsets.items() if w[base + shape.base + o]}
+                if by:
+                    self.fields.append((col, kind, (counter, by)))
+                continue
             if kind == "text":  # {value: weight}
                 weights = {v: w[base + shape.base + o] for v, o in per_type.items() if w[base + shape.base + o]}
             else:
@@ -81,6 +94,17 @@ def zone_sums(pieces, zw, ti, types, fields, own_seen, other_seen) -> tuple:
             o += x
     for col, kind, weights in zw.fields:
         column = fields[col]
+        if kind == "graph":  # the zone's regions and open spaces (graphfeatures.py)
+            counter, by = weights
+            for value, what, n in counter.counts(pieces, types, column):
+                ws = by.get((value, what))
+                if ws is not None:
+                    a, b, d, x = ws
+                    e += a * n
+                    m += b * n
+                    l += d * n
+                    o += x * n
+            continue
         if kind == "text":  # by the value a piece holds, whatever its type
             for y in pieces:
                 v = column[y]
@@ -113,6 +137,11 @@ def table_sums(pieces, tz, ti, types, fields) -> float:
             total += by_type[ti[types[x]]]
     for col, kind, weights in tz.fields:
         column = fields[col]
+        if kind == "graph":  # the zone's regions and open spaces (graphfeatures.py)
+            counter, by = weights
+            for value, what, n in counter.counts(pieces, types, column):
+                total += by.get((value, what), 0.0) * n
+            continue
         if kind == "text":  # by the value a piece holds, whatever its type
             for x in pieces:
                 v = column[x]
