@@ -130,6 +130,37 @@ def test_a_text_field_is_counted_by_the_kind_value_it_holds(tmp_path):
     assert theirs["early.zone.board.field.space=silver"] == 1 and theirs["others.zone.board.field.space=hat"] == 1
 
 
+def test_a_map_field_is_counted_per_key_of_its_kind(tmp_path):
+    """Which goods a ship carries is a map field: summed alone it says only how many goods are aboard; per
+    key of its kind, as a map var is counted, which."""
+    game = make_game(tmp_path, """
+        game: {id: m, players: [2]}
+        kinds:
+          good: {values: [corn, coffee]}
+        zones:
+          global: {ships: {}}
+        components:
+          ship:
+            zone: ships
+            fields: {cargo: {of: good}}
+            types: {boat: {count: 2}}
+        steps:
+          load:
+            actions:
+              load:
+                choose: {g: good}
+                effect: "top(ships).cargo[g] += 2"
+        flow:
+          - each_player: {step: load}
+    """)
+    space = FeatureSpace.of(game)
+    s = game.new_game(2, seed=1)
+    s = game.apply(s, "load(g=coffee)")
+    row = {space.names[i]: v for i, v in space.extract(s, 0, 1.0).items()}
+    assert row["table.zone.ships.field.cargo"] == 2 and row["table.zone.ships.field.cargo.coffee"] == 2
+    assert "table.zone.ships.field.cargo.corn" not in row
+
+
 def test_a_graph_board_counts_its_regions_near_filled_and_its_open_spaces(tmp_path):
     """A board whose spaces are a graph: a linear value over which spaces are built on cannot tell the
     last empty space of a region from the first; the regions begun, by how many pieces each still misses,

@@ -11,7 +11,8 @@ every definition.
   piece counted as a zone of at most one piece, a var holding a player by whether it is set and names the
   seat itself), each of its zones
   (its size; its pieces counted by type, by class and by each text property's value; their number
-  properties and fields summed, a text field also counted by each kind value it holds; a board whose
+  properties and fields summed, a text field also counted by each kind value it holds, a map field per
+  key of its kind; a board whose
   spaces are a graph also by its regions near filled and its open spaces, `graphfeatures`), each scoring
   item's current value and the total score (only where nothing of a player that a score may count is
   hidden from the seat: another player's private var or hand, the seat's own card held facing out or
@@ -116,6 +117,11 @@ class ZoneShape:
             # marks): (column, "text", {value: offset}); counted alone it says only that a piece holds one
             if ftype == "str" and holders and fs.field_values:
                 self.fields.append((col, "text", {v: off(f"field.{fname}={v}") for v in fs.field_values}))
+            # a map field also per key of its kind, as a map var is (which goods a ship carries): (column,
+            # "keys", {key: offset}); summed alone it says only how many goods are aboard
+            keys = fs.field_keys.get(fname)
+            if kind == "map" and holders and keys:
+                self.fields.append((col, "keys", {k: off(f"field.{fname}.{k}") for k in keys}))
         # a zone whose spaces are a graph: its regions near filled and its open spaces, per field and text
         # property (graphfeatures.py): (column, "graph", (counter, {(value, what): offset}))
         for fname, col, prop, values in graph_fields(fs, zone) if zone is not None else ():
@@ -142,6 +148,8 @@ class FeatureSpace:
         self.text_props = {p for p, t in w.prop_types.items() if t == "str"
                            and len({v for v in w.props[p].values() if isinstance(v, str)}) <= TEXT_VALUES_MAX}
         self.field_classes = {fname: set(classes) for fname, classes, *_ in w.field_defs}
+        self.field_keys = {fname: sorted(k for k, kk in w.kind_values.items() if kk == fdef.get("of"))
+                           for fname, _c, fdef, is_map in w.field_defs if is_map and isinstance(fdef.get("of"), str)}
         self.field_values = sorted(w.kind_values) if len(w.kind_values) <= FIELD_VALUES_MAX else []
         self._graph_counters: dict = {}
         self.qnames: list[str] = []
@@ -396,6 +404,12 @@ class FeatureSpace:
                     o = per_type.get(v) if type(v) is str else None
                     if o is not None:
                         out[b + o] = out.get(b + o, 0.0) + 1.0
+                    continue
+                if kind == "keys":
+                    for k, n in v.items():
+                        o = per_type.get(k)
+                        if o is not None and n:
+                            out[b + o] = out.get(b + o, 0.0) + n
                     continue
                 if kind == "int":
                     add = float(v)
