@@ -316,14 +316,6 @@ class Evaluator:
             v = s.fields[col][x]
             if v is None or v is False:
                 continue
-            if kind == "keys":
-                for k, n in v.items():
-                    a, b, d, y = weights.get(k, NONE)
-                    if own:
-                        e, m, l = e + a * n, m + b * n, l + d * n
-                    if other:
-                        o += y * n
-                continue
             if kind == "text":
                 a, b, d, y = weights.get(v, NONE) if type(v) is str else NONE
                 v = 1
@@ -376,9 +368,6 @@ class Evaluator:
                 continue
             if kind == "text":
                 total += weights.get(v, 0.0) if type(v) is str else 0.0
-                continue
-            if kind == "keys":
-                total += sum(weights.get(k, 0.0) * n for k, n in v.items())
                 continue
             total += weights[t] * (v if kind == "int" else sum(v.values()) if kind == "map" else 1)
         return total

@@ -11,9 +11,7 @@ every definition.
   piece counted as a zone of at most one piece, a var holding a player by whether it is set and names the
   seat itself), each of its zones
   (its size; its pieces counted by type, by class and by each text property's value; their number
-  properties and fields summed, a text field also counted by each kind value it holds, a map field per
-  key of its kind; a board whose
-  spaces are a graph also by its regions near filled and its open spaces, `graphfeatures`), each scoring
+  properties and fields summed, a text field also counted by each kind value it holds), each scoring
   item's current value and the total score (only where nothing of a player that a score may count is
   hidden from the seat: another player's private var or hand, the seat's own card held facing out or
   buried in its discard pile).
@@ -46,7 +44,6 @@ import weakref
 from ..engine.facing import piece_seen
 from ..engine.flow import REPEAT
 from ..engine.visibility import CONTENTS, TOP, sees, var_modes
-from .graphfeatures import OPEN, GraphCounts, graph_fields
 
 BLOCKS = ("early", "middle", "late", "others", "table")
 OWN_BLOCKS = ("early", "middle", "late")
@@ -63,7 +60,7 @@ FIELD_VALUES_MAX = 96  # a text field is counted per kind value where the game d
 class ZoneShape:
     """The sub-block of one zone name: offsets of its features and what each piece type adds."""
 
-    def __init__(self, fs: "FeatureSpace", prefix: str, zone: str | None = None):
+    def __init__(self, fs: "FeatureSpace", prefix: str):
         self.base = len(fs.qnames) if prefix.startswith("q") else len(fs.gnames)
         names = fs.qnames if prefix.startswith("q") else fs.gnames
         label = prefix.split(":", 1)[1]
@@ -117,18 +114,6 @@ class ZoneShape:
             # marks): (column, "text", {value: offset}); counted alone it says only that a piece holds one
             if ftype == "str" and holders and fs.field_values:
                 self.fields.append((col, "text", {v: off(f"field.{fname}={v}") for v in fs.field_values}))
-            # a map field also per key of its kind, as a map var is (which goods a ship carries): (column,
-            # "keys", {key: offset}); summed alone it says only how many goods are aboard
-            keys = fs.field_keys.get(fname)
-            if kind == "map" and holders and keys:
-                self.fields.append((col, "keys", {k: off(f"field.{fname}.{k}") for k in keys}))
-        # a zone whose spaces are a graph: its regions near filled and its open spaces, per field and text
-        # property (graphfeatures.py): (column, "graph", (counter, {(value, what): offset}))
-        for fname, col, prop, values in graph_fields(fs, zone) if zone is not None else ():
-            offsets = {(v, what): off(f"field.{fname}.{'frontier' if what == 'frontier' else 'region'}.{prop}.{v}"
-                                      + ("" if what == "frontier" else f".{what}"))
-                       for v in values for what in OPEN + ("frontier",)}
-            self.fields.append((col, "graph", (fs.graph_counter(prop), offsets)))
         self.size = len(names) - self.base
 
 
@@ -148,10 +133,7 @@ class FeatureSpace:
         self.text_props = {p for p, t in w.prop_types.items() if t == "str"
                            and len({v for v in w.props[p].values() if isinstance(v, str)}) <= TEXT_VALUES_MAX}
         self.field_classes = {fname: set(classes) for fname, classes, *_ in w.field_defs}
-        self.field_keys = {fname: sorted(k for k, kk in w.kind_values.items() if kk == fdef.get("of"))
-                           for fname, _c, fdef, is_map in w.field_defs if is_map and isinstance(fdef.get("of"), str)}
         self.field_values = sorted(w.kind_values) if len(w.kind_values) <= FIELD_VALUES_MAX else []
-        self._graph_counters: dict = {}
         self.qnames: list[str] = []
         self.gnames: list[str] = []
         # --- a seat's quantities
@@ -172,7 +154,7 @@ class FeatureSpace:
             w.zone_visibility.get(("player", name)) in ("others", "hidden", TOP) for name in lay.pzones)
         self.pzone_shapes = {}
         for name in lay.pzones:
-            self.pzone_shapes[name] = ZoneShape(self, f"q:zone.{name}", name)
+            self.pzone_shapes[name] = ZoneShape(self, f"q:zone.{name}")
         self.item_index = {}
         for iid, *_ in game.score_items:
             self.item_index[iid] = len(self.qnames)
@@ -202,7 +184,7 @@ class FeatureSpace:
             self.gvar_mine.append((name, slot, nums, shapes))
         self.gzone_shapes = {}
         for name in lay.gzones:
-            self.gzone_shapes[name] = ZoneShape(self, f"g:zone.{name}", name)
+            self.gzone_shapes[name] = ZoneShape(self, f"g:zone.{name}")
         self.step_index = {}
         for node in game.nodes:
             if node.step is not None and node.step.id not in self.step_index:
@@ -254,13 +236,6 @@ class FeatureSpace:
             for k in keys:
                 out.append((slot, k, len(names)))
                 names.append(f"var.{name}.{k}")
-
-    def graph_counter(self, prop: str) -> GraphCounts:
-        """The region counter of the graph spaces' property `prop` (one per property: its layouts shared)."""
-        got = self._graph_counters.get(prop)
-        if got is None:
-            got = self._graph_counters[prop] = GraphCounts(self.world, prop)
-        return got
 
     @classmethod
     def of(cls, game) -> "FeatureSpace":
@@ -386,30 +361,20 @@ class FeatureSpace:
             pieces = pieces[:seen]
         types, ti, adds, faces = s.types, self.type_index, shape.adds, s.faces
         fields = shape.fields
-        if faces:
-            pieces = [x for x in pieces if x not in faces or piece_seen(self.game, s, x, viewer)]
-        for col, kind, (counter, offsets) in (f for f in fields if f[1] == "graph"):
-            for value, what, n in counter.counts(pieces, types, s.fields[col]):
-                o = b + offsets[(value, what)]
-                out[o] = out.get(o, 0.0) + n
         for x in pieces:
+            if faces and x in faces and not piece_seen(self.game, s, x, viewer):
+                continue
             t = ti[types[x]]
             for o, v in adds[t]:
                 out[b + o] = out.get(b + o, 0.0) + v
             for col, kind, per_type in fields:
                 v = s.fields[col][x]
-                if v is None or v is False or kind == "graph":
+                if v is None or v is False:
                     continue
                 if kind == "text":
                     o = per_type.get(v) if type(v) is str else None
                     if o is not None:
                         out[b + o] = out.get(b + o, 0.0) + 1.0
-                    continue
-                if kind == "keys":
-                    for k, n in v.items():
-                        o = per_type.get(k)
-                        if o is not None and n:
-                            out[b + o] = out.get(b + o, 0.0) + n
                     continue
                 if kind == "int":
                     add = float(v)

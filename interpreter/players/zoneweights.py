@@ -1,6 +1,6 @@
 """What one zone's pieces add to a value model's head (`evaluator.Evaluator`), without building feature rows:
 per zone name the weights of its size, of each piece type and of each field (a text field's by the value
-it holds, a map field's per key; a graph's regions and open spaces, `graphfeatures`) summed once per head, and the sums of a zone's pieces, kept for a large zone whose pieces recur
+it holds) summed once per head, and the sums of a zone's pieces, kept for a large zone whose pieces recur
 decision after decision.
 """
 from __future__ import annotations
@@ -24,19 +24,12 @@ class ZoneWeights:
         self.by_type = [tuple(t) for t in types] if any(any(t) for t in types) else None
         self.fields = []
         for col, kind, per_type in shape.fields:
-            if kind == "graph":  # (counter, {(value, what): the blocks' weights}) (graphfeatures.py)
-                counter, offsets = per_type
-                by = {k: tuple(w[b + shape.base + o] for b in blocks) for k, o in offsets.items()}
-                by = {k: t for k, t in by.items() if any(t)}
-                if by:
-                    self.fields.append((col, kind, (counter, by)))
-                continue
-            if kind in ("text", "keys"):  # {value: the blocks' weights} (a text field by its value, a map by key)
+            if kind == "text":  # {value: the blocks' weights} (a text field counted by its value)
                 weights = {v: tuple(w[b + shape.base + o] for b in blocks) for v, o in per_type.items()}
                 weights = {v: t for v, t in weights.items() if any(t)}
             else:
                 weights = [tuple(sum(m * w[b + shape.base + o] for o, m in add) for b in blocks) for add in per_type]
-            if any(any(t) for t in (weights.values() if isinstance(weights, dict) else weights)):
+            if any(any(t) for t in (weights.values() if kind == "text" else weights)):
                 self.fields.append((col, kind, weights))
         self.used = any(self.size) or self.by_type is not None or bool(self.fields)
 
@@ -51,17 +44,11 @@ class TableZone:
         self.by_type = types if any(types) else None
         self.fields = []
         for col, kind, per_type in shape.fields:
-            if kind == "graph":  # (counter, {(value, what): weight})
-                counter, offsets = per_type
-                by = {k: w[base + shape.base + o] for k, o in offsets.items() if w[base + shape.base + o]}
-                if by:
-                    self.fields.append((col, kind, (counter, by)))
-                continue
-            if kind in ("text", "keys"):  # {value: weight}
+            if kind == "text":  # {value: weight}
                 weights = {v: w[base + shape.base + o] for v, o in per_type.items() if w[base + shape.base + o]}
             else:
                 weights = [sum(m * w[base + shape.base + o] for o, m in add) for add in per_type]
-            if any(weights.values() if isinstance(weights, dict) else weights):
+            if any(weights.values() if kind == "text" else weights):
                 self.fields.append((col, kind, weights))
 
 
@@ -94,17 +81,6 @@ def zone_sums(pieces, zw, ti, types, fields, own_seen, other_seen) -> tuple:
             o += x
     for col, kind, weights in zw.fields:
         column = fields[col]
-        if kind == "graph":  # the zone's regions and open spaces (graphfeatures.py)
-            counter, by = weights
-            for value, what, n in counter.counts(pieces, types, column):
-                ws = by.get((value, what))
-                if ws is not None:
-                    a, b, d, x = ws
-                    e += a * n
-                    m += b * n
-                    l += d * n
-                    o += x * n
-            continue
         if kind == "text":  # by the value a piece holds, whatever its type
             for y in pieces:
                 v = column[y]
@@ -114,19 +90,6 @@ def zone_sums(pieces, zw, ti, types, fields, own_seen, other_seen) -> tuple:
                     m += b
                     l += d
                     o += x
-            continue
-        if kind == "keys":  # a map's count per key, whatever the piece's type
-            for y in pieces:
-                v = column[y]
-                if v:
-                    for k, n in v.items():
-                        ws = weights.get(k)
-                        if ws is not None and n:
-                            a, b, d, x = ws
-                            e += a * n
-                            m += b * n
-                            l += d * n
-                            o += x * n
             continue
         for y in pieces:
             v = column[y]
@@ -150,22 +113,11 @@ def table_sums(pieces, tz, ti, types, fields) -> float:
             total += by_type[ti[types[x]]]
     for col, kind, weights in tz.fields:
         column = fields[col]
-        if kind == "graph":  # the zone's regions and open spaces (graphfeatures.py)
-            counter, by = weights
-            for value, what, n in counter.counts(pieces, types, column):
-                total += by.get((value, what), 0.0) * n
-            continue
         if kind == "text":  # by the value a piece holds, whatever its type
             for x in pieces:
                 v = column[x]
                 if type(v) is str:
                     total += weights.get(v, 0.0)
-            continue
-        if kind == "keys":  # a map's count per key
-            for x in pieces:
-                v = column[x]
-                if v:
-                    total += sum(weights.get(k, 0.0) * n for k, n in v.items())
             continue
         for x in pieces:
             v = column[x]
