@@ -235,7 +235,7 @@ def run_mutant(i: int) -> tuple[int, str, str]:
         if not check.stdout.startswith(str(d)):
             return i, "NOT APPLIED", f"the copy's package is not the one imported: {check.stdout.strip()}"
         try:
-            proc = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests.split()],
+            proc = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-n", "0", "-p", "no:cacheprovider", *tests.split()],
                                   cwd=d, env=env, capture_output=True, text=True, timeout=TIMEOUT)
         except subprocess.TimeoutExpired:
             return i, "TIMEOUT", f"no verdict after {TIMEOUT} s"
