@@ -144,3 +144,30 @@ def test_a_self_play_game_that_would_not_end_is_stopped_and_nobody_wins_it(tmp_p
                            scale=1.0, trained={"generations": 0})  # generation 1's: its length is no measure
     rec = self_play(game, 2, 1, untrained.to_json(), explore=0.0, every=1, lam=1.0)
     assert not rec["stalled"] and rec["decisions"] > 30   # played on (until the bots' own random moves end it)
+
+
+def test_the_train_command_averages_models_of_other_seeds_and_says_what_it_averaged(invest, tmp_path):
+    """`--average` writes the mean of models made before (each checked against the rules and the counts),
+    naming each one's command, instead of playing."""
+    files = []
+    for seed in (1, 2):
+        files.append(tmp_path / f"run{seed}.json")
+        r = run_cli("train", str(invest), "--players", "2", "--games", "8", "--generation-games", "4",
+                    "--seed", str(seed), "--jobs", "1", "--output", str(files[-1]))
+        assert r.returncode == 0, r.stderr
+    out = tmp_path / "mean.json"
+    r = run_cli("train", str(invest), "--players", "2", "--average", *map(str, files), "--output", str(out))
+    assert r.returncode == 0, r.stderr
+    assert "the mean of 2 models" in r.stdout
+    runs = [json.loads(f.read_text(encoding="utf-8")) for f in files]
+    mean = json.loads(out.read_text(encoding="utf-8"))
+    for name, w in mean["heads"]["score"].items():
+        assert w == pytest.approx(sum(run["heads"]["score"].get(name, 0.0) for run in runs) / 2, abs=1e-8)
+    assert [a["command"] for a in mean["trained"]["averaged"]] == [run["trained"]["command"] for run in runs]
+    assert mean["trained"]["games"] == 16 and "--average run1.json run2.json" in mean["trained"]["command"]
+    r = run_cli("train", str(invest), "--players", "3", "--average", str(files[0]))
+    assert r.returncode == 2 and "takes 2 players" in r.stderr
+    runs[1]["rules_hash"] = "0" * 64
+    files[1].write_text(json.dumps(runs[1]), encoding="utf-8")
+    r = run_cli("train", str(invest), "--players", "2", "--average", *map(str, files))
+    assert r.returncode == 2 and "--average" in r.stderr and "other rules" in r.stderr

@@ -148,3 +148,20 @@ def test_in_a_team_game_a_seat_plays_for_its_teams_total(tmp_path):
     s = game.new_game(4, seed=1)
     u = objective.utilities(s, [5, 1, 2, 3], None, 5.0)   # team 0: seats 0 and 2 (7); team 1: seats 1 and 3 (4)
     assert u == [3, -3, 3, -3]
+
+
+def test_the_mean_of_models_averages_each_weight_and_refuses_models_of_other_rules_or_counts():
+    """A weight one model lacks counts as 0 in the mean; the usual lengths and the scale are averaged too."""
+    game = load("puerto_rico")
+    a = ValueModel(game.id, rules_hash(game), [4], {"score": {"x": 2.0, "y": 1.0}, "result": {"x": 1.0}},
+                   {4: 300.0}, scale=10.0)
+    b = ValueModel(game.id, rules_hash(game), [4], {"score": {"x": 4.0}, "result": {"z": -1.0}},
+                   {4: 500.0}, scale=20.0)
+    m = ValueModel.mean([a, b], {"made": "test"})
+    assert m.heads["score"] == {"x": 3.0, "y": 0.5} and m.heads["result"] == {"x": 0.5, "z": -0.5}
+    assert m.length == {4: 400.0} and m.scale == 15.0 and m.trained == {"made": "test"}
+    other_count = ValueModel(game.id, rules_hash(game), [3], {"score": {}}, {3: 300.0})
+    other_rules = ValueModel(game.id, "0" * 64, [4], {"score": {}}, {4: 300.0})
+    for odd in (other_count, other_rules):
+        with pytest.raises(ModelError, match="differ"):
+            ValueModel.mean([a, odd])

@@ -62,6 +62,8 @@ def cmd_train(args) -> int:
         except ValueError as exc:
             raise UsageError(f"--expert: {exc}") from None
     target = Path(args.output) if args.output else default_output(game, counts, args.variant)
+    if args.average:
+        return average(game, counts, args, target)
     runs = scale(args)
     budget = f"{args.games} games" if args.games is not None else f"{args.minutes:g} minutes"
     err(f"{PROG} train: {title(game)} at {seats(counts)}, {budget}, "
@@ -106,11 +108,44 @@ def cmd_train(args) -> int:
         command += ["--variant", v if not Path(v).is_absolute() else Path(v).name]
     model.trained.update({"command": " ".join(shlex.quote(c) for c in command),
                           "wall_seconds": round(time.perf_counter() - started, 1)})
-    model.save(target)
     t = model.trained
-    out(f"{title(game)}: a value model for {seats(counts)}, {t['games']} self-play games "
-        f"in {t['generations']} generations, {t['wall_seconds']:.0f} s")
+    return written(model, target, args, f"{title(game)}: a value model for {seats(counts)}, {t['games']} "
+                   f"self-play games in {t['generations']} generations, {t['wall_seconds']:.0f} s")
+
+
+def written(model, target: Path, args, line: str) -> int:
+    """Save `model` to `target` and say so: `line`, the file, and with --json how it was made."""
+    model.save(target)
+    out(line)
     out(f"written: {target}")
     if args.json:
-        out(json.dumps({"output": str(target), "trained": t}, indent=2, ensure_ascii=False))
+        out(json.dumps({"output": str(target), "trained": model.trained}, indent=2, ensure_ascii=False))
     return 0
+
+
+def average(game, counts: list[int], args, target: Path) -> int:
+    """`meeple train GAME --players N --average A.json B.json ...`: the mean of models already made (each
+    checked against the game's rules and the counts), written as a model that names what it averaged."""
+    from ..players.valuemodel import ModelError, ValueModel
+    models = []
+    for name in args.average:
+        try:
+            model = ValueModel.load(name)
+            model.check(game)
+        except ModelError as exc:
+            raise UsageError(f"--average {name}: {exc}") from None
+        if model.players != counts:
+            raise UsageError(f"--average {name}: a model for {seats(model.players)}, not {seats(counts)}")
+        models.append(model)
+    made = [{k: m.trained[k] for k in ("command", "games", "generations", "wall_seconds", "seed") if k in m.trained}
+            for m in models]
+    ref = args.game if not Path(args.game).is_absolute() else game.id
+    command = [PROG, "train", ref, "--players", ",".join(map(str, counts)), "--average",
+               *(Path(n).name for n in args.average)]
+    trained = {"generations": sum(int(m.get("generations", 0)) for m in made),
+               "games": sum(int(m.get("games", 0)) for m in made), "averaged": made,
+               "wall_seconds": round(sum(float(m.get("wall_seconds", 0)) for m in made), 1),
+               "command": " ".join(shlex.quote(c) for c in command)}
+    return written(ValueModel.mean(models, trained), target, args,
+                   f"{title(game)}: a value model for {seats(counts)}, the mean of {len(models)} models "
+                   f"({trained['games']} self-play games in all, {trained['wall_seconds']:.0f} s of training)")

@@ -362,6 +362,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="expert iteration: the generations after the first are played by BOT guided by the "
                         "previous generation's model, e.g. search:iterations=30 (slower per game, stronger "
                         "play to learn from; default: the learned bot)")
+    p.add_argument("--average", nargs="+", metavar="MODEL", default=None,
+                   help="instead of self-play, write the mean of these models' weights (each made for "
+                        "this game's rules and these player counts, say by runs with other --seed): one "
+                        "run's model is one draw of its luck, the mean of a few errs less")
     p.add_argument("--output", "-O", metavar="FILE", help="write the model to FILE (default: "
                                                            "GAME_DIR/models/value-Np.json)")
     p.add_argument("--json", action="store_true", help="also print how the model was made as JSON")

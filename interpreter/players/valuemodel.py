@@ -127,6 +127,29 @@ class ValueModel:
             raise ModelError(f"{path.name}: cannot read the model: {ex}") from None
         return cls.from_json(data, path.name)
 
+    @classmethod
+    def mean(cls, models: list["ValueModel"], trained: dict | None = None) -> "ValueModel":
+        """The model whose weights, usual lengths and score scale are the means of `models`' (a weight a
+        model lacks counts as 0): each run of self-play makes a model of its own luck, and the mean of a
+        few runs' linear values is one linear value that errs less than most of them. ModelError unless
+        they share the game, the rules and the player counts."""
+        if not models:
+            raise ModelError("no model to average")
+        first = models[0]
+        for m in models[1:]:
+            if (m.game_id, m.rules, m.players) != (first.game_id, first.rules, first.players):
+                raise ModelError(f"the models to average differ: {first.game_id} at {first.players} "
+                                 f"(rules hash {first.rules[:12]}) and {m.game_id} at {m.players} "
+                                 f"(rules hash {m.rules[:12]}): average models of the same rules and counts")
+        k = len(models)
+        heads = {}
+        for h in HEADS:
+            names = sorted(set().union(*(m.heads.get(h, {}) for m in models)))
+            heads[h] = {n: math.fsum(m.heads.get(h, {}).get(n, 0.0) for m in models) / k for n in names}
+        length = {n: math.fsum(m.length.get(n, first.length[n]) for m in models) / k for n in first.length}
+        return cls(first.game_id, first.rules, first.players, heads, length,
+                   math.fsum(m.scale for m in models) / k, trained)
+
     # ------------------------------------------------------------------ use
     def check(self, game) -> None:
         """StaleModel unless this model was trained on `game`'s rules."""
