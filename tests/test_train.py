@@ -113,6 +113,7 @@ def test_expert_iteration_plays_the_later_generations_with_the_search_the_model_
     (["--players", "two"], "a count or counts"),
     (["--players", "2", "--games", "0"], "--games must be at least 1"),
     (["--players", "2", "--minutes", "-1"], "--minutes must be positive"),
+    (["--players", "2", "--average", "run1.json", "--games", "8"], "--average plays no game: --games"),
 ])
 def test_the_train_command_refuses_bad_arguments_with_a_message(invest, args, words):
     r = run_cli("train", str(invest), *args)

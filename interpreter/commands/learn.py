@@ -44,6 +44,14 @@ def cmd_train(args) -> int:
     bad = [n for n in counts if n not in game.player_counts]
     if bad:
         raise UsageError(f"--players {args.players}: this game takes {', '.join(map(str, game.player_counts))} players")
+    if args.average:
+        played = [opt for opt, v in (("--games", args.games), ("--minutes", args.minutes), ("--expert", args.expert),
+                                     ("--generation-games", args.generation_games), ("--explore", args.explore))
+                  if v is not None]
+        if played:
+            raise UsageError(f"--average plays no game: {', '.join(played)} belong to the runs it averages")
+        return average(game, counts, args, Path(args.output) if args.output
+                       else default_output(game, counts, args.variant))
     if args.games is None and args.minutes is None:
         args.minutes = 15.0
     if args.games is not None and args.games < 1:
@@ -62,8 +70,6 @@ def cmd_train(args) -> int:
         except ValueError as exc:
             raise UsageError(f"--expert: {exc}") from None
     target = Path(args.output) if args.output else default_output(game, counts, args.variant)
-    if args.average:
-        return average(game, counts, args, target)
     runs = scale(args)
     budget = f"{args.games} games" if args.games is not None else f"{args.minutes:g} minutes"
     err(f"{PROG} train: {title(game)} at {seats(counts)}, {budget}, "
