@@ -2,7 +2,8 @@
 
 Every shipped game and example, several seeds: the i-th decision of `legal_count`/`apply_index` is the
 i-th action of `legal_actions`, a game played in place by index ends in the same state (and the same action
-ids) as one played through the public API, and without `owned` the state given is left untouched.
+ids) as one played through the public API, and without `owned` the state given is left untouched; with
+`probe` (the flow stops at a decision knowing only that it offers something) the game is the same game.
 """
 
 import random
@@ -33,7 +34,7 @@ def by_dicts(game, players, seed):
     return s, ids, sizes
 
 
-def by_index(game, players, seed):
+def by_index(game, players, seed, probe=False):
     r = random.Random(seed)
     s = game.new_game(players, seed=seed)
     ids, sizes = [], []
@@ -42,7 +43,7 @@ def by_index(game, players, seed):
         sizes.append(n)
         i = int(r.random() * n)
         ids.append(fastpath.action_id(game, s, i))
-        s = fastpath.apply_index(game, s, i, owned=True)
+        s = fastpath.apply_index(game, s, i, owned=True, probe=probe)
     return s, ids, sizes
 
 
@@ -55,6 +56,27 @@ def test_a_game_played_by_index_in_place_is_the_game_played_with_action_dicts(na
             s2, ids2, sizes2 = by_index(game, players, seed)
             assert (sizes2, ids2) == (sizes1, ids1), f"{players} players, seed {seed}"
             assert s2 == s1 and game.to_json(s2) == game.to_json(s1)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_probed_position_is_the_position_and_its_menu_is_made_when_read(name):
+    """`probe=True` (a bot's look ahead) stops at the same decisions as the full menu does, a step that
+    offers nothing skipped as before, and the menu made when read is the same menu."""
+    game = load_game(GAMES[name])
+    for players in game.player_counts:
+        seed = SEEDS[0]
+        s1, ids1, sizes1 = by_index(game, players, seed)
+        s2, ids2, sizes2 = by_index(game, players, seed, probe=True)
+        assert (sizes2, ids2) == (sizes1, ids1), f"{players} players"
+        assert s2 == s1
+
+
+def test_a_probe_leaves_the_menu_unmade_until_it_is_read(pr):
+    s = pr.new_game(4, seed=9)
+    t = fastpath.apply_index(pr, s, 0, probe=True)
+    assert t.menu is None
+    assert fastpath.legal_count(pr, t) == len(pr.legal_actions(fastpath.apply_index(pr, s, 0), labels=False))
+    assert t.menu is not None
 
 
 @pytest.fixture(scope="module")

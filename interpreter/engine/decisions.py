@@ -179,16 +179,16 @@ class Decisions:
         act, vals = self._find(s, action, player)
         return self._play(s, s.copy(self.layout), act, vals, log, player)
 
-    def _play(self, s: State, t: State, act, vals, log, player: int | None = None) -> State:
+    def _play(self, s: State, t: State, act, vals, log, player: int | None = None, probe: bool = False) -> State:
         """Play the menu entry (act, vals) of `s` on `t`: a copy of `s`, or `s` itself when its owner
         gives it up (the fast path); return `t`. In a simultaneous decision the entry is `player`'s
-        (default: the current player's) sealed choice."""
+        (default: the current player's) sealed choice. `probe`: see flow.advance."""
         new_decision()
         if self.nodes[t.flow[-1][0]].kind == SIMUL:
             seat = self.current_player(s) if player is None else player
             simultaneous.choose(self, t, t.flow[-1], act, vals, seat, log)
             t.decisions += 1
-            advance(self, t, log)
+            advance(self, t, log, probe)
             return t
         fr = t.flow.pop()
         player, event = fr[1], fr[2]
@@ -236,5 +236,5 @@ class Decisions:
         t.decisions += 1
         if log is not None:
             checkpoint(self, t, log)  # the decision's own changes, told under its line
-        advance(self, t, log)
+        advance(self, t, log, probe)
         return t

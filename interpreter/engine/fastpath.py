@@ -21,8 +21,10 @@ def legal_count(game, s) -> int:
     return len(game._menu(s))
 
 
-def apply_index(game, s, i: int, owned: bool = False, log: list | None = None):
-    """The state after the i-th legal decision of `s` (0 <= i < legal_count); see the module doc."""
+def apply_index(game, s, i: int, owned: bool = False, log: list | None = None, probe: bool = False):
+    """The state after the i-th legal decision of `s` (0 <= i < legal_count); see the module doc. With
+    `probe`, the flow stops at the next decision knowing only that it offers something; its menu is made
+    if read (`flow.advance`: for a look ahead inside `determinize.unrecorded`)."""
     menu = game._menu(s)
     if not 0 <= i < len(menu):
         from ..game import IllegalAction
@@ -34,7 +36,7 @@ def apply_index(game, s, i: int, owned: bool = False, log: list | None = None):
         t.ids = None
     else:
         t = s.copy(game.layout)
-    return game._play(s, t, act, vals, log)
+    return game._play(s, t, act, vals, log, probe=probe)
 
 
 def action_id(game, s, i: int) -> str:

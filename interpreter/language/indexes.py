@@ -103,7 +103,7 @@ def zone_index(table):
         kept = last.get(z)
         same = grown = False
         old = kept[0] if kept is not None else None
-        if kept is not None and kept[1] is types:
+        if kept is not None and (kept[1] is types or kept[1] == types):  # (or the same types in another list)
             same = old == zone
             # pieces put on the zone since (a move appends): the old ones first, as they were
             grown = not same and len(zone) > len(old) and zone[:len(old)] == old

@@ -169,6 +169,9 @@ class Modifiers:
         """type -> the pieces of that type, for a list of piece types (kept while the list is the same:
         `become` replaces the list, never changes it)."""
         known = self._type_pieces
+        if known is not None and known[0] is not types and known[0] == types:
+            # the same types in another list (a state sampled from a view, beside the game's own): kept
+            known = self._type_pieces = (types, known[1])
         if known is None or known[0] is not types:
             by_type: dict = {}
             for x, tn in enumerate(types):
@@ -193,6 +196,8 @@ class Modifiers:
         # The pieces of a modifying type, found once per list of piece types (a list `become` replaces, never
         # changes): usually far fewer than the pieces in a player's zones, so those are checked, not the zones.
         known = self._modifier_ids
+        if known is not None and known[0] is not types and known[0] == types:  # (as in _pieces_of_type)
+            known = self._modifier_ids = (types, known[1])
         if known is None or known[0] is not types:
             known = self._modifier_ids = (types, [x for x, tn in enumerate(types) if tn in modifying])
         loc, top = s.loc, base + self.layout.PZ

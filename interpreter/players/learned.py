@@ -161,7 +161,7 @@ class LearnedBot(Bot):
                             k = index.get(a["id"])
                             if k is None:  # not legal in this sample (it differs where the seat cannot see)
                                 continue
-                            after = fastpath.apply_index(game, state, k)
+                            after = fastpath.apply_index(game, state, k, probe=True)  # (its menu unread)
                         else:
                             after = game.apply(state, a["id"])
                         if not sealed:
@@ -250,7 +250,7 @@ def one_look(game, judge, s, q: int, fast: bool, budget: int):
     (None, that number) when `s` offers no action or more than `budget`."""
     if fast:
         count = fastpath.legal_count(game, s)
-        options = (fastpath.apply_index(game, s, i) for i in range(count))
+        options = (fastpath.apply_index(game, s, i, probe=True) for i in range(count))
     else:
         ids = [a["id"] for a in game.legal_actions(s, labels=False)]
         count, options = len(ids), (game.apply(s, x) for x in ids)
