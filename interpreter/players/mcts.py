@@ -278,7 +278,7 @@ class MctsBot(Bot):
     def _look(self, game, play, state, index, aid, seat, where, sign) -> list[float]:
         """Each seat's value of the position right after `seat` plays `aid` on (a copy of) `state`, what it
         handed to other seats settled first (`settle`). RuleError where this sample cannot be played on."""
-        after = play.apply(state.copy(game.layout) if play.fast else state, index, aid, probe=not self.depth)
+        after = play.apply(state, index, aid, probe=not self.depth, owned=False)
         if self.settle is not None and not game.is_over(after):
             after = self.settle(game, after, seat, where)
         return self.value(game, after, sign, game.is_over(after))
@@ -323,11 +323,13 @@ class Player:
             return {fastpath.action_id(game, state, i): i for i in range(fastpath.legal_count(game, state))}
         return {a["id"]: a["id"] for a in _legal(game, state)}
 
-    def apply(self, state, index: dict, aid: str, probe: bool = False):
-        """The state after `aid` (played on `state` itself on the index path); `probe`: its menu made only
-        if read (`fastpath.apply_index`; for a position the search values without playing on)."""
+    def apply(self, state, index: dict, aid: str, probe: bool = False, owned: bool = True):
+        """The state after `aid`: played on `state` itself on the index path, or on a copy with `owned`
+        false (made after `state`'s menu is read: a copy's menu is made again, and copying first made
+        the menu of a node once per action looked at); `probe`: its menu made only if read
+        (`fastpath.apply_index`; for a position the search values without playing on)."""
         if self.fast:
-            return fastpath.apply_index(self.game, state, index[aid], owned=True, probe=probe)
+            return fastpath.apply_index(self.game, state, index[aid], owned=owned, probe=probe)
         return self.game.apply(state, aid)
 
 
