@@ -14,6 +14,11 @@ An instruction is not a unit of time: a mispredicted branch or a cache miss cost
 interpreter loop mispredicts often. So the ratio of instructions is an upper bound of the speed-up that
 `ab.py` measures; use this to compare two versions of a change, and `ab.py` for the figure itself.
 Needs valgrind on the PATH; a run is some 50 times slower than without it.
+
+With `--bot SPEC` (say `learned`) the games are played by that bot at every seat and the figures are per
+decision it made (more than one legal action), its thinking and the moves alike:
+
+    python benchmarks/instructions.py 07bdcae --game castles_of_burgundy --players 2 --games 1 --bot learned
 """
 from __future__ import annotations
 
@@ -49,12 +54,44 @@ for i in range(seed, seed + games):
 print("decisions", total)
 """
 
+# With --bot: games between that bot at every seat, counted per decision the bot made (more than one legal
+# action); each process first plays a few decisions of another game, so what a bot learns once per process
+# (its model, what hidden zones hold) is in the base run too and is not counted.
+PLAY_BOT = """
+import sys
+import interpreter
+from interpreter.game import load_game
+from interpreter.players.bots import SeatView, make_bot, seat_seed
+assert interpreter.__file__.startswith(sys.argv[1]), interpreter.__file__
+game = load_game(sys.argv[2])
+players, seed, games, spec = int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
+
+def play(k, limit):
+    bots = [make_bot(spec, seat_seed(k, p)) for p in range(players)]
+    s, made = game.new_game(players, seed=k), 0
+    while not game.is_over(s) and made < limit:
+        acts = game.legal_actions(s, labels=False)
+        if len(acts) > 1:
+            seat = game.current_player(s)
+            a = bots[seat].choose(game, SeatView(game, s, seat), acts)
+            made += 1
+        else:
+            a = acts[0]
+        s = game.apply(s, a["id"])
+    return made
+
+play(0, 5)  # (the warm-up: see above)
+print("decisions", sum(play(i, 10**9) for i in range(seed, seed + games)))
+"""
+
 COUNTS = {"instructions": r"I\s+refs:\s+([\d,]+)", "mispredicts": r"Mispredicts:\s+([\d,]+)"}
 
 
-def run(tree: Path, game: str, players: int, seed: int, games: int, valgrind: bool) -> dict:
+def run(tree: Path, game: str, players: int, seed: int, games: int, valgrind: bool, bot: str | None = None) -> dict:
     env = dict(os.environ, PYTHONPATH=str(tree), PYTHONHASHSEED="0")
     cmd = [sys.executable, "-c", PLAY, str(tree), game, str(players), str(seed), str(games)]
+    if bot:
+        cmd = [sys.executable, "-c", PLAY_BOT, str(tree), game, str(players), str(seed), str(games), bot]
     if valgrind:
         cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--branch-sim=yes",
                "--cachegrind-out-file=/dev/null"] + cmd
@@ -68,11 +105,12 @@ def run(tree: Path, game: str, players: int, seed: int, games: int, valgrind: bo
     return out
 
 
-def per_decision(tree: Path, game: str, players: int, seed: int, games: int) -> dict:
-    """Instructions and mispredicted branches per decision of `games` random games in `tree`."""
-    run(tree, game, players, seed, 0, valgrind=False)  # fills the load cache: both counted runs load alike
-    base = run(tree, game, players, seed, 0, valgrind=True)
-    full = run(tree, game, players, seed, games, valgrind=True)
+def per_decision(tree: Path, game: str, players: int, seed: int, games: int, bot: str | None = None) -> dict:
+    """Instructions and mispredicted branches per decision of `games` random games in `tree` (with `bot`:
+    games between that bot, per decision it made)."""
+    run(tree, game, players, seed, 0, valgrind=False, bot=bot)  # fills the load cache: both counted runs load alike
+    base = run(tree, game, players, seed, 0, valgrind=True, bot=bot)
+    full = run(tree, game, players, seed, games, valgrind=True, bot=bot)
     n = full["decisions"]
     return {"decisions": n, **{k: (full[k] - base[k]) / n for k in COUNTS}}
 
@@ -84,12 +122,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--games", type=int, default=3, help="games played (default 3)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--bot", metavar="SPEC", help="count games between this bot at every seat (say "
+                        "learned), per decision it made, instead of random games")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     if shutil.which("valgrind") is None:
         print("instructions.py needs valgrind (its cachegrind tool) on the PATH", file=sys.stderr)
         return 2
-    result = {"game": args.game, "players": args.players, "games": args.games, "seed": args.seed}
+    result = {"game": args.game, "players": args.players, "games": args.games, "seed": args.seed,
+              **({"bot": args.bot} if args.bot else {})}
     with tempfile.TemporaryDirectory(prefix="meeple-instructions-") as tmp:
         trees = {"new": TOP}
         if args.old:
@@ -98,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
                             args.old], check=True)
         try:
             for side, tree in trees.items():
-                result[side] = per_decision(tree, args.game, args.players, args.seed, args.games)
+                result[side] = per_decision(tree, args.game, args.players, args.seed, args.games, args.bot)
         finally:
             if args.old:
                 subprocess.run(["git", "-C", str(TOP), "worktree", "remove", "--force", str(trees["old"])],
@@ -116,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"{f['mispredicts']:,.0f} mispredicted branches per decision")
     if args.old:
         r = result["ratio"]
-        print(f"{args.game}, {args.players} players: old/new {r['instructions']:.2f}x the instructions, "
+        print(f"{args.game}, {args.players} players{', bot ' + args.bot if args.bot else ''}: old/new {r['instructions']:.2f}x the instructions, "
               f"{r['mispredicts']:.2f}x the mispredicted branches")
     return 0
 
