@@ -365,7 +365,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--average", nargs="+", metavar="MODEL", default=None,
                    help="instead of self-play, write the mean of these models' weights (each made for "
                         "this game's rules and these player counts, say by runs with other --seed): one "
-                        "run's model is one draw of its luck, the mean of a few errs less")
+                        "run's model is one draw of its luck, the mean of a few often errs less (ladder it "
+                        "against the best run before keeping it)")
     p.add_argument("--output", "-O", metavar="FILE", help="write the model to FILE (default: "
                                                            "GAME_DIR/models/value-Np.json)")
     p.add_argument("--json", action="store_true", help="also print how the model was made as JSON")

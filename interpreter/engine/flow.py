@@ -98,8 +98,8 @@ class Step:
     def offers(self, s, player, event) -> bool:
         """Does `menu` offer `player` anything now: the walk of `menu`, stopped at its first entry (for
         `advance(..., probe=True)`: a bot that judges the position after each of its actions never reads
-        the next seat's menu, and making all of it was a third of what the learned bot spent per action in
-        one shipped game)."""
+        the next seat's menu; without making all of it the learned bot does 1.15 times fewer instructions
+        per decision in one shipped game, README)."""
         try:
             self.menu(s, player, event, _Probe())
         except _Found:

@@ -131,7 +131,8 @@ class ValueModel:
     def mean(cls, models: list["ValueModel"], trained: dict | None = None) -> "ValueModel":
         """The model whose weights, usual lengths and score scale are the means of `models`' (a weight a
         model lacks counts as 0): each run of self-play makes a model of its own luck, and the mean of a
-        few runs' linear values is one linear value that errs less than most of them. ModelError unless
+        few runs' linear values is one linear value that often errs less than they do (not always: README,
+        "The mean of a few runs"). ModelError unless
         they share the game, the rules and the player counts."""
         if not models:
             raise ModelError("no model to average")
